@@ -1,0 +1,27 @@
+// Moving corpus entries in and out of the shared-memory input areas.
+#pragma once
+
+#include <cstdint>
+
+#include "core/shm_layout.h"
+#include "corpus_format/value.h"
+
+namespace cfuzz::core {
+
+// The 64-bit slot payload of a scalar value: integers sign- or zero-extended, bool as 0/1,
+// floats as their bit pattern (float32 in the low half).
+std::uint64_t scalar_bits(const corpus::Value& v);
+corpus::Value scalar_from_bits(corpus::Type t, std::uint64_t bits);
+
+// Throws std::length_error when the entry has too many values or a value is longer than
+// the area's slot capacity.
+void store_entry(InputAreaHeader& area, const corpus::Entry& entry);
+
+// Throws std::runtime_error when the area does not hold a well-formed entry (a worker, or
+// a target scribbling on shared memory, may have left anything there).
+corpus::Entry load_entry(const InputAreaHeader& area);
+
+// Total bytes of the byte values of an entry, the "size" shown to users.
+std::uint64_t entry_size(const corpus::Entry& entry);
+
+}  // namespace cfuzz::core

@@ -1,0 +1,429 @@
+#include "core/minimizer.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace cfuzz::core {
+
+namespace {
+
+using corpus::Type;
+
+enum Stage : std::uint64_t {
+  kStart = 0,  // a fresh minimizer: set up the first value's first stage
+  kTailCut,
+  kHeadCut,
+  kRemoveUnit,
+  kRemoveRange,
+  kPrintable,
+  kNumZero,
+  kNumHalve,
+  kNumStep,
+  kValueDone,
+};
+
+constexpr std::uint64_t kMaxPasses = 3;
+constexpr std::uint64_t kMaxNumberSteps = 16;
+// Go's replacement characters, tried in this order.
+constexpr std::string_view kPrintableChars = "012789ABCXYZabcxyz !\"#$%&'()*+,.";
+
+bool is_bytes(const corpus::Value& v) {
+  return std::holds_alternative<corpus::Bytes>(v) || std::holds_alternative<std::string>(v);
+}
+
+std::string_view bytes_of(const corpus::Value& v) {
+  if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
+    return {reinterpret_cast<const char*>(b->data()), b->size()};
+  }
+  return std::get<std::string>(v);
+}
+
+void set_bytes(corpus::Value& v, std::string_view s) {
+  if (auto* b = std::get_if<corpus::Bytes>(&v)) {
+    b->assign(s.begin(), s.end());
+  } else {
+    std::get<std::string>(v).assign(s);
+  }
+}
+
+// Length of the UTF-8 sequence starting with byte c, or 0 if c cannot start one.
+int utf8_sequence_length(unsigned char c) {
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return 2;
+  if (c >= 0xe0 && c <= 0xef) return 3;
+  if (c >= 0xf0 && c <= 0xf4) return 4;
+  return 0;
+}
+
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    int n = utf8_sequence_length(c);
+    if (n == 0 || i + static_cast<std::size_t>(n) > s.size()) return false;
+    for (int k = 1; k < n; ++k) {
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xc0) != 0x80) {
+        return false;
+      }
+    }
+    auto c1 = static_cast<unsigned char>(n > 1 ? s[i + 1] : 0);
+    if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) ||
+        (c == 0xf4 && c1 > 0x8f)) {
+      return false;  // overlong, surrogate, or beyond U+10FFFF
+    }
+    i += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Strings that are valid UTF-8 stay valid: a shorter string of the same kind is what the
+// user expects to read in the report.
+bool keeps_utf8(const corpus::Value& v) {
+  return std::holds_alternative<std::string>(v) && valid_utf8(std::get<std::string>(v));
+}
+
+std::uint64_t highest_power_of_two_below(std::uint64_t n) {
+  if (n <= 1) return 0;
+  std::uint64_t p = 1;
+  while (p * 2 < n) p *= 2;
+  return p;
+}
+
+// Numbers are shrunk through their 64-bit pattern; the helpers below read and write them
+// as signed, unsigned or floating values.
+struct Number {
+  enum Kind { Signed, Unsigned, Floating, Boolean } kind;
+  long double value;
+};
+
+Number number_of(const corpus::Value& v) {
+  return std::visit(
+      [](const auto& x) -> Number {
+        using V = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<V, corpus::Bytes> || std::is_same_v<V, std::string>) {
+          return {Number::Unsigned, 0};
+        } else if constexpr (std::is_same_v<V, bool>) {
+          return {Number::Boolean, x ? 1.0L : 0.0L};
+        } else if constexpr (std::is_floating_point_v<V>) {
+          return {Number::Floating, static_cast<long double>(x)};
+        } else if constexpr (std::is_signed_v<V>) {
+          return {Number::Signed, static_cast<long double>(x)};
+        } else {
+          return {Number::Unsigned, static_cast<long double>(x)};
+        }
+      },
+      v);
+}
+
+bool is_positive_zero(const corpus::Value& v) {
+  if (const auto* f = std::get_if<float>(&v)) return *f == 0 && !std::signbit(*f);
+  if (const auto* d = std::get_if<double>(&v)) return *d == 0 && !std::signbit(*d);
+  return number_of(v).value == 0;
+}
+
+// Replaces the number in `v` by f(old) computed on its own type; false if not a number.
+template <class F>
+void set_number(corpus::Value& v, F f) {
+  std::visit(
+      [&](auto& x) {
+        using V = std::decay_t<decltype(x)>;
+        if constexpr (!std::is_same_v<V, corpus::Bytes> && !std::is_same_v<V, std::string>) {
+          x = f(x);
+        }
+      },
+      v);
+}
+
+}  // namespace
+
+Minimizer::Minimizer(corpus::Entry start, MinimizerState state)
+    : best_(std::move(start)), state_(state) {}
+
+void Minimizer::next_stage() {
+  state_.a = 0;
+  state_.b = 0;
+  if (state_.value >= best_.size()) {
+    state_.stage = kValueDone;
+    return;
+  }
+  const corpus::Value& v = best_[state_.value];
+  if (is_bytes(v)) {
+    switch (state_.stage) {
+      case kTailCut:
+        state_.stage = kHeadCut;
+        state_.a = highest_power_of_two_below(bytes_of(v).size());
+        return;
+      case kHeadCut: state_.stage = kRemoveUnit; return;
+      case kRemoveUnit:
+        state_.stage = kRemoveRange;
+        state_.b = bytes_of(v).size();
+        return;
+      case kRemoveRange: state_.stage = kPrintable; return;
+      default: break;
+    }
+  } else if (state_.stage < kNumZero) {
+    state_.stage = kNumZero;
+    return;
+  } else if (state_.stage < kNumStep && !std::holds_alternative<bool>(v)) {
+    ++state_.stage;
+    return;
+  }
+  // This value is done: the next one, or the next pass.
+  ++state_.value;
+  if (state_.value >= best_.size()) {
+    if (state_.improved != 0 && state_.pass + 1 < kMaxPasses) {
+      ++state_.pass;
+      state_.value = 0;
+      state_.improved = 0;
+    } else {
+      state_.stage = kValueDone;
+      return;
+    }
+  }
+  const corpus::Value& nv = best_[state_.value];
+  state_.stage = is_bytes(nv) ? kTailCut : kNumZero;
+  if (is_bytes(nv)) state_.a = highest_power_of_two_below(bytes_of(nv).size());
+}
+
+bool Minimizer::next(corpus::Entry* candidate) {
+  if (has_pending_) report(false);
+  if (state_.stage == kStart) {
+    if (best_.empty()) return false;
+    state_.value = 0;
+    state_.stage = is_bytes(best_[0]) ? kTailCut : kNumZero;
+    state_.a = is_bytes(best_[0]) ? highest_power_of_two_below(bytes_of(best_[0]).size()) : 0;
+  }
+  while (state_.stage != kValueDone && state_.value < best_.size()) {
+    if (candidate_for_state(candidate)) {
+      pending_ = *candidate;
+      has_pending_ = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Minimizer::report(bool qualified) {
+  if (qualified) {
+    if (has_pending_) best_ = std::move(pending_);
+    state_.improved = 1;
+  }
+  has_pending_ = false;
+  advance(qualified);
+}
+
+// Produces the candidate for the current position, or moves the position on (returning
+// false) when the current stage has nothing (more) to offer.
+bool Minimizer::candidate_for_state(corpus::Entry* out) {
+  const corpus::Value& v = best_[state_.value];
+  auto make = [&](auto&& edit) {
+    *out = best_;
+    edit((*out)[state_.value]);
+    return true;
+  };
+
+  if (is_bytes(v)) {
+    std::string_view s = bytes_of(v);
+    bool utf8 = keeps_utf8(v);
+    auto acceptable = [&](const std::string& c) { return !c.empty() && (!utf8 || valid_utf8(c)); };
+    switch (state_.stage) {
+      case kTailCut:
+      case kHeadCut: {
+        std::uint64_t n = state_.a;
+        if (n == 0) {
+          next_stage();
+          return false;
+        }
+        if (s.size() <= n) {
+          state_.a = n / 2;
+          return false;
+        }
+        std::string c = state_.stage == kTailCut ? std::string(s.substr(0, s.size() - n))
+                                                 : std::string(s.substr(n));
+        if (!acceptable(c)) {
+          state_.a = n / 2;
+          return false;
+        }
+        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      }
+      case kRemoveUnit: {
+        std::uint64_t i = state_.a;
+        if (s.size() <= 1 || i >= s.size()) {
+          next_stage();
+          return false;
+        }
+        std::size_t unit = 1;
+        if (utf8) {
+          int n = utf8_sequence_length(static_cast<unsigned char>(s[i]));
+          unit = n > 0 ? static_cast<std::size_t>(n) : 1;
+        }
+        std::string c = std::string(s.substr(0, i)) + std::string(s.substr(i + unit));
+        if (!acceptable(c)) {
+          state_.a += unit;
+          return false;
+        }
+        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      }
+      case kRemoveRange: {
+        std::uint64_t i = state_.a, j = state_.b;
+        if (s.size() <= 2 || i + 1 >= s.size()) {
+          next_stage();
+          return false;
+        }
+        if (j > s.size()) j = state_.b = s.size();
+        if (j <= i + 1) {
+          ++state_.a;
+          state_.b = s.size();
+          return false;
+        }
+        std::string c = std::string(s.substr(0, i)) + std::string(s.substr(j));
+        if (!acceptable(c)) {
+          --state_.b;
+          return false;
+        }
+        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      }
+      case kPrintable: {
+        std::uint64_t i = state_.a;
+        if (i >= s.size()) {
+          next_stage();
+          return false;
+        }
+        auto byte = static_cast<unsigned char>(s[i]);
+        bool printable = byte >= 0x20 && byte < 0x7f;
+        if (printable || (utf8 && byte >= 0x80) || state_.b >= kPrintableChars.size()) {
+          ++state_.a;
+          state_.b = 0;
+          return false;
+        }
+        std::string c(s);
+        c[i] = kPrintableChars[state_.b];
+        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      }
+      default: next_stage(); return false;
+    }
+  }
+
+  // Numbers and bools, towards zero.
+  switch (state_.stage) {
+    case kNumZero:
+      if (is_positive_zero(v)) {
+        next_stage();
+        return false;
+      }
+      return make([](corpus::Value& x) { set_number(x, [](auto) { return 0; }); });
+    case kNumHalve: {
+      Number n = number_of(v);
+      if (n.value == 0 || std::isnan(static_cast<double>(n.value)) ||
+          (n.kind != Number::Floating && std::fabs(static_cast<double>(n.value)) < 2)) {
+        next_stage();
+        return false;
+      }
+      return make([](corpus::Value& x) {
+        set_number(x, [](auto y) {
+          using Y = decltype(y);
+          if constexpr (std::is_floating_point_v<Y>) {
+            return std::isinf(y) ? std::numeric_limits<Y>::max() * (y < 0 ? -1 : 1) : y / 2;
+          } else {
+            return static_cast<Y>(y / 2);
+          }
+        });
+      });
+    }
+    case kNumStep: {
+      Number n = number_of(v);
+      if (state_.a >= kMaxNumberSteps || n.value == 0 ||
+          std::isnan(static_cast<double>(n.value))) {
+        next_stage();
+        return false;
+      }
+      if (n.kind == Number::Floating) {
+        // Floats: drop the fraction, once.
+        if (std::trunc(n.value) == n.value || std::isinf(static_cast<double>(n.value))) {
+          next_stage();
+          return false;
+        }
+        return make([](corpus::Value& x) {
+          set_number(x, [](auto y) {
+            using Y = decltype(y);
+            if constexpr (std::is_floating_point_v<Y>) {
+              return std::trunc(y);
+            } else {
+              return y;
+            }
+          });
+        });
+      }
+      bool negative = n.value < 0;
+      return make([negative](corpus::Value& x) {
+        set_number(x, [negative](auto y) {
+          using Y = decltype(y);
+          return static_cast<Y>(negative ? y + 1 : y - 1);
+        });
+      });
+    }
+    default: next_stage(); return false;
+  }
+}
+
+void Minimizer::advance(bool qualified) {
+  if (state_.stage == kValueDone || state_.value >= best_.size()) return;
+  const corpus::Value& v = best_[state_.value];
+  switch (state_.stage) {
+    case kTailCut:
+    case kHeadCut:
+      // Keep cutting the same amount while it works, then halve it (Go's tail cut).
+      if (!qualified) state_.a /= 2;
+      break;
+    case kRemoveUnit:
+      // After a removal the next unit has moved to the same index: test it there.
+      if (!qualified) {
+        std::size_t unit = 1;
+        if (keeps_utf8(v) && state_.a < bytes_of(v).size()) {
+          int n = utf8_sequence_length(static_cast<unsigned char>(bytes_of(v)[state_.a]));
+          unit = n > 0 ? static_cast<std::size_t>(n) : 1;
+        }
+        state_.a += unit;
+      }
+      break;
+    case kRemoveRange:
+      if (qualified) {
+        state_.b = bytes_of(v).size();
+      } else {
+        --state_.b;
+      }
+      break;
+    case kPrintable:
+      if (qualified) {
+        ++state_.a;
+        state_.b = 0;
+      } else {
+        ++state_.b;
+      }
+      break;
+    case kNumZero:
+      next_stage();
+      break;
+    case kNumHalve:
+      if (!qualified) next_stage();
+      break;
+    case kNumStep:
+      if (qualified) {
+        ++state_.a;
+      } else {
+        next_stage();
+      }
+      break;
+    default: break;
+  }
+}
+
+bool smaller_entry(const corpus::Entry& a, const corpus::Entry& b) {
+  std::uint64_t sa = 0, sb = 0;
+  for (const auto& v : a) sa += is_bytes(v) ? bytes_of(v).size() : 0;
+  for (const auto& v : b) sb += is_bytes(v) ? bytes_of(v).size() : 0;
+  return sa < sb;
+}
+
+}  // namespace cfuzz::core

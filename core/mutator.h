@@ -1,0 +1,73 @@
+// The mutation engine: changes one value of an input in place.
+//
+// It follows Go's mutator (one value picked uniformly, Go's 18 byte operators with their
+// bias towards short ranges, small steps on numbers) and adds what libFuzzer and AFL++
+// have and Go lacks: splicing with another corpus entry, interesting values for numbers
+// and floats, and insertion of dictionary words (user dictionaries and comparison operands
+// the target was seen to use). It works directly on an input area in shared memory, so the
+// worker executes, and the coordinator can recover, exactly what it produced.
+//
+// Everything it does is a function of the PRNG state, the input, the splice partner and
+// the dictionary, so a run with a fixed `--seed` repeats itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/pcg.h"
+#include "core/shm_layout.h"
+
+namespace cfuzz::core {
+
+// Words the mutator may insert or write over input bytes: a user dictionary, and words
+// learned from the target's comparisons. Kept outside the mutator so that the worker can
+// refresh the learned part between executions without the mutator allocating.
+class WordSource {
+ public:
+  virtual ~WordSource() = default;
+  // Number of words available now; 0 disables the word operators.
+  virtual std::size_t word_count() const = 0;
+  virtual std::string_view word(std::size_t i) const = 0;
+
+  // Input-to-state: bytes of the input that the target compared with something else, and
+  // what they were compared with. Replacing `old_len` bytes at `pos` by `bytes` makes that
+  // comparison come out the other way.
+  struct Replacement {
+    std::size_t pos;
+    std::size_t old_len;
+    std::string_view bytes;
+  };
+  virtual bool replacement_for(const std::uint8_t* data, std::size_t len, Pcg& rng,
+                               Replacement* out) const = 0;
+
+  // An integer the target compared a value of this width with (the value itself, if it
+  // was one side, gets the other side), or false when none is known.
+  virtual bool integer_for(std::uint64_t current, int width_bytes, Pcg& rng,
+                           std::uint64_t* out) const = 0;
+};
+
+class Mutator {
+ public:
+  // `max_len` bounds the length of every byte value the mutator grows (a longer seed value
+  // is shrunk or changed in place, never grown).
+  explicit Mutator(std::size_t max_len);
+
+  void set_words(const WordSource* words) { words_ = words; }
+
+  // Applies one mutation to one value of `input`. `splice` (may be null or empty) is
+  // another corpus entry whose values of the same type may be mixed in.
+  void mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng);
+
+  // The byte-level engine, exposed for tests: mutates data[0, *len) with room up to `cap`.
+  void mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                    const std::uint8_t* other, std::uint64_t other_len, Pcg& rng);
+
+ private:
+  std::size_t max_len_;
+  const WordSource* words_ = nullptr;
+  std::vector<std::uint8_t> scratch_;  // for swapping chunks; sized once
+};
+
+}  // namespace cfuzz::core

@@ -1,0 +1,171 @@
+// The RPC protocol between the coordinator and a worker: JSON-RPC 2.0, one JSON object
+// per line, on two pipes of their own (the worker reads requests on fd 3 and writes
+// responses on fd 4; fd 5 is the shared memory). Calls are strictly sequential: the
+// coordinator sends one request and waits for its response.
+//
+// Inputs, coverage and failure details are not in the messages: they live in shared
+// memory (core/shm_layout.h), where they survive the worker's death.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cfuzz::core::rpc {
+
+inline constexpr int kProtocolVersion = 1;
+// Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).
+inline constexpr int kRequestFd = 3;
+inline constexpr int kResponseFd = 4;
+inline constexpr int kShmFd = 5;
+// Worker exit codes the coordinator tells apart from the target's own exits (the target
+// exits while an input is executing; these happen only between executions).
+inline constexpr int kWorkerExitInternal = 70;  // as Go's: setup or protocol failure
+inline constexpr int kWorkerExitRpcLost = 71;   // the target broke the RPC descriptors
+// A message longer than this is a protocol error, not a reason to buffer forever.
+inline constexpr std::size_t kMaxMessageBytes = 1 << 20;
+
+// JSON-RPC error codes.
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kServerError = -32000;
+
+// --- Methods -------------------------------------------------------------------------
+
+// "ping": the worker is up and has reached its fuzz function.
+struct PingParams {};
+struct PingResult {
+  int protocol = kProtocolVersion;
+  std::int64_t pid = 0;
+  std::string test;
+  std::vector<std::string> types;  // Go type names of the fuzz function's parameters
+  std::uint64_t counters = 0;      // coverage counters in the target
+};
+
+// "fuzz": mutate the base input and run it until new coverage (against the mask in shared
+// memory), a failure, `limit` executions or `deadline_ms`, whichever comes first.
+struct FuzzParams {
+  std::uint64_t seed = 0;         // PRNG seed for this call
+  std::uint64_t limit = 0;        // most executions; 0 = no limit
+  std::uint64_t deadline_ms = 0;  // most wall time; 0 = none
+  std::uint64_t max_len = 0;      // longest byte value the mutator may produce
+  // Check the RPC descriptors after every execution: used to replay a call during which
+  // the target damaged them, to find the exact input that did it.
+  bool paranoid = false;
+};
+struct FuzzResult {
+  std::string status;  // "ok", "interesting" or "failure"
+  std::uint64_t execs = 0;
+  std::uint64_t duration_ns = 0;
+  // For "interesting": new coverage bits, and how long that one execution took.
+  std::uint64_t new_bits = 0;
+  std::uint64_t exec_ns = 0;
+};
+
+// "exec": run the base input once, unchanged (seeds, candidates, replays).
+struct ExecParams {};
+struct ExecResult {
+  std::string status;  // "ok", "skipped" or "failure"
+  std::uint64_t duration_ns = 0;
+  std::uint64_t new_bits = 0;  // against the mask; the snapshot is in shared memory
+};
+
+// The failure a minimization must preserve.
+struct FailureSignature {
+  std::uint32_t kind = 0;
+  std::int32_t exit_code = 0;
+  std::string detail;
+  std::string site;
+};
+
+// "minimize": shrink the base input while it keeps failing the same way ("failure") or
+// keeps the coverage bits given in the mask area ("coverage"). The best input so far is
+// kept in the `best` area, the minimizer's position in the header.
+struct MinimizeParams {
+  std::string mode;  // "failure" or "coverage"
+  std::uint64_t limit = 0;
+  std::uint64_t deadline_ms = 0;
+  std::array<std::uint64_t, 6> state{};  // where to resume (all zero: from the start)
+  std::optional<bool> resume_verdict;    // verdict on the candidate that killed the last worker
+  FailureSignature target;               // for "failure"
+};
+struct MinimizeResult {
+  std::string status;  // "done", "budget" (limit or deadline reached), "failure" (a new,
+                       // different failure, found while minimizing coverage: in `current`)
+  std::uint64_t execs = 0;
+  std::uint64_t duration_ns = 0;
+  bool improved = false;
+};
+
+void to_json(nlohmann::json& j, const PingParams& v);
+void from_json(const nlohmann::json& j, PingParams& v);
+void to_json(nlohmann::json& j, const PingResult& v);
+void from_json(const nlohmann::json& j, PingResult& v);
+void to_json(nlohmann::json& j, const FuzzParams& v);
+void from_json(const nlohmann::json& j, FuzzParams& v);
+void to_json(nlohmann::json& j, const FuzzResult& v);
+void from_json(const nlohmann::json& j, FuzzResult& v);
+void to_json(nlohmann::json& j, const ExecParams& v);
+void from_json(const nlohmann::json& j, ExecParams& v);
+void to_json(nlohmann::json& j, const ExecResult& v);
+void from_json(const nlohmann::json& j, ExecResult& v);
+void to_json(nlohmann::json& j, const FailureSignature& v);
+void from_json(const nlohmann::json& j, FailureSignature& v);
+void to_json(nlohmann::json& j, const MinimizeParams& v);
+void from_json(const nlohmann::json& j, MinimizeParams& v);
+void to_json(nlohmann::json& j, const MinimizeResult& v);
+void from_json(const nlohmann::json& j, MinimizeResult& v);
+
+// --- Envelopes -----------------------------------------------------------------------
+
+struct Request {
+  std::uint64_t id = 0;
+  std::string method;
+  nlohmann::json params;
+};
+
+struct Response {
+  std::uint64_t id = 0;
+  bool ok = false;
+  nlohmann::json result;  // when ok
+  int error_code = 0;     // otherwise
+  std::string error_message;
+};
+
+// One line each, newline-terminated.
+std::string encode_request(const Request& r);
+std::string encode_response(const Response& r);
+
+// Throws ProtocolError when the line is not a well-formed JSON-RPC 2.0 message.
+Request decode_request(std::string_view line);
+Response decode_response(std::string_view line);
+
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Splits a byte stream into lines. Bytes arrive in any chunks; complete lines come out.
+class LineBuffer {
+ public:
+  void append(const char* data, std::size_t n) { buf_.append(data, n); }
+  // The next complete line (without its newline), if any. Throws ProtocolError when more
+  // than kMaxMessageBytes arrive without a newline.
+  std::optional<std::string> next_line();
+  bool empty() const { return buf_.empty(); }
+
+ private:
+  std::string buf_;
+};
+
+// Writes all of `data` to `fd`, retrying on EINTR and short writes. False on error.
+bool write_all(int fd, std::string_view data);
+
+}  // namespace cfuzz::core::rpc
