@@ -1,0 +1,29 @@
+#include "runtime/cmp_table.h"
+
+#include <cstring>
+
+namespace cfuzz::runtime {
+
+CmpTable& cmp_table() {
+  static CmpTable table;
+  return table;
+}
+
+void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
+                            std::size_t b_len) {
+  if (!enabled_ || a_len == 0 || b_len == 0) return;
+  if (a_len > kMaxBytes) a_len = kMaxBytes;
+  if (b_len > kMaxBytes) b_len = kMaxBytes;
+  ByteCmp& s = bytes_[slot(pc, kByteSlots)];
+  std::memcpy(s.a, a, a_len);
+  std::memcpy(s.b, b, b_len);
+  s.a_len = static_cast<std::uint8_t>(a_len);
+  s.b_len = static_cast<std::uint8_t>(b_len);
+}
+
+void CmpTable::clear() {
+  std::memset(ints_, 0, sizeof ints_);
+  std::memset(bytes_, 0, sizeof bytes_);
+}
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,65 @@
+// Recent comparisons made by the target, recorded by the SanitizerCoverage comparison
+// callbacks and the memcmp/strcmp hooks: the raw material of comparison-guided mutation.
+//
+// Fixed-size tables indexed by a hash of the comparison site, overwritten as the target
+// runs (libFuzzer's "table of recent compares"): recording is a few stores, never an
+// allocation, and nothing at all while recording is off (standalone seed runs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cfuzz::runtime {
+
+class CmpTable {
+ public:
+  static constexpr std::size_t kIntSlots = 1024;
+  static constexpr std::size_t kByteSlots = 256;
+  static constexpr std::size_t kMaxBytes = 64;
+
+  struct IntCmp {
+    std::uint64_t a, b;
+    std::uint8_t width;  // bytes: 1, 2, 4 or 8; 0 = empty slot
+    std::uint8_t is_const;
+  };
+  struct ByteCmp {
+    std::uint8_t a[kMaxBytes], b[kMaxBytes];
+    std::uint8_t a_len, b_len;  // 0 and 0 = empty slot
+  };
+
+  void set_enabled(bool on) { enabled_ = on; }
+  bool enabled() const { return enabled_; }
+
+  void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
+    if (!enabled_ || a == b) return;
+    IntCmp& s = ints_[slot(pc ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots)];
+    s.a = a;
+    s.b = b;
+    s.width = static_cast<std::uint8_t>(width);
+    s.is_const = is_const ? 1 : 0;
+  }
+
+  void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
+                    std::size_t b_len);
+
+  const IntCmp& int_slot(std::size_t i) const { return ints_[i]; }
+  const ByteCmp& byte_slot(std::size_t i) const { return bytes_[i]; }
+  void clear();
+
+ private:
+  static std::size_t slot(std::uint64_t h, std::size_t n) {
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return static_cast<std::size_t>(h) & (n - 1);
+  }
+
+  bool enabled_;
+  IntCmp ints_[kIntSlots];
+  ByteCmp bytes_[kByteSlots];
+};
+
+// Zero-initialized storage: comparisons can happen in static constructors of the target.
+CmpTable& cmp_table();
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,51 @@
+// What happens when the target kills its own process: a deadly signal (SIGSEGV, SIGBUS,
+// SIGFPE, SIGILL, SIGABRT, SIGTRAP, stack overflow), a sanitizer report, an uncaught
+// exception outside the fuzz function (std::terminate), or a call to exit().
+//
+// Before the process dies, the handlers describe the failure in a FailureRecord (in
+// shared memory when serving a coordinator) and print one line naming the input that was
+// running, so that even a crashing seed run says which seed it was.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/failure_record.h"
+
+namespace cfuzz::runtime {
+
+struct ExecutionState {
+  // Phase of the current input (core::Phase); shared memory in worker mode.
+  std::atomic<std::uint32_t>* phase = nullptr;
+  // Where death paths describe the failure; shared memory in worker mode.
+  core::FailureRecord* record = nullptr;
+  // "FuzzX/seed#1" while a standalone seed runs, for the dying words.
+  const char* input_name = nullptr;
+  bool worker = false;
+
+};
+
+ExecutionState& execution_state();
+
+// Installs the handlers. Deadly-signal handlers are installed only for signals that have
+// no handler yet, so a sanitizer's own handlers (which print the better report) stay.
+void install_crash_handlers();
+
+// Marks the start and end of one execution of the fuzz function.
+inline void begin_execution() {
+  execution_state().phase->store(1, std::memory_order_relaxed);
+}
+inline void end_execution() { execution_state().phase->store(0, std::memory_order_relaxed); }
+
+// Fills the record's site with the innermost frames of the target's own code, as
+// "module+0xoffset" words. Skips the runtime's frames and system libraries.
+void describe_site_from_backtrace(core::FailureRecord& r);
+
+// Remembers the kind and location of an UndefinedBehaviorSanitizer report.
+void note_ubsan_report();
+
+// If UBSan reported while the last input executed (and let it go on), describes that as
+// the input's failure and returns true.
+bool take_ubsan_report(core::FailureRecord* r);
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,81 @@
+#include "runtime/executor.h"
+
+#include <exception>
+
+#include "core/input_area.h"
+#include "runtime/crash_handler.h"
+
+namespace cfuzz::runtime {
+
+// Every call of the fuzz function goes through this one small function, so that a crash
+// site can end the stack where the runtime begins (crash_handler.cc stops at its frame).
+__attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t,
+                                                  const detail::ArgView* args) {
+  fn.invoke(fn.fn, t, args);
+  asm volatile("");  // keep the call a call, not a tail jump, so this frame exists
+}
+
+Executor::Executor(detail::TestState& f)
+    : fn_(*f.fuzz_function()), input_(f.test_name(), /*is_input=*/true), t_(&input_) {}
+
+RunResult Executor::run(const detail::ArgView* args, std::string_view input_name,
+                        core::FailureRecord* failure) {
+  input_.reset_for_input(input_name);
+  detail::running_input() = &input_;
+  bool threw = false;
+  try {
+    call_fuzz_function(fn_, t_, args);
+  } catch (const detail::Stop&) {
+    // fatal, skip or fail_now: recorded already.
+  } catch (const std::exception& e) {
+    threw = true;
+    core::failure_clear(*failure);
+    failure->kind = static_cast<std::uint32_t>(core::FailureKind::Exception);
+    core::failure_set(failure->detail, detail::current_exception_type());
+    core::failure_set(failure->message, e.what());
+  } catch (...) {
+    threw = true;
+    core::failure_clear(*failure);
+    failure->kind = static_cast<std::uint32_t>(core::FailureKind::Exception);
+    core::failure_set(failure->detail, detail::current_exception_type());
+  }
+  if (input_.has_cleanups()) input_.run_cleanups();
+  detail::running_input() = nullptr;
+
+  if (!threw && take_ubsan_report(failure)) return RunResult::Fail;
+  if (threw) {
+    // Log lines the input wrote before throwing come after the exception's message.
+    if (!input_.log().empty()) {
+      std::string msg = failure->message;
+      msg += (msg.empty() ? "" : "\n") + input_.format_log(0);
+      core::failure_set(failure->message, msg);
+    }
+    return RunResult::Fail;
+  }
+  if (input_.failed()) {
+    core::failure_clear(*failure);
+    failure->kind = static_cast<std::uint32_t>(core::FailureKind::Returned);
+    core::failure_set(failure->site, input_.failure_site());
+    std::string msg = input_.format_log(0);
+    if (msg.empty()) msg = input_.failure_site() + ": failed (t.fail called)\n";
+    core::failure_set(failure->message, msg);
+    return RunResult::Fail;
+  }
+  return input_.skipped() ? RunResult::Skip : RunResult::Pass;
+}
+
+void Executor::views_of(const corpus::Entry& entry, InputBuffers& buffers, detail::ArgView* out) {
+  for (std::size_t i = 0; i < entry.size(); ++i) {
+    const corpus::Value& v = entry[i];
+    if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
+      out[i] = detail::ArgView{buffers.fill(i, b->data(), b->size()), b->size(), 0};
+    } else if (const auto* s = std::get_if<std::string>(&v)) {
+      out[i] = detail::ArgView{
+          buffers.fill(i, reinterpret_cast<const std::uint8_t*>(s->data()), s->size()), s->size(), 0};
+    } else {
+      out[i] = detail::ArgView{nullptr, 0, core::scalar_bits(v)};
+    }
+  }
+}
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,42 @@
+// Runs the fuzz function on one input: the per-input T, failure and skip detection,
+// exceptions, cleanups. Shared by seed runs and the worker's fuzzing loop, where it is on
+// the hot path: for an input that logs nothing it allocates nothing.
+#pragma once
+
+#include <string_view>
+
+#include "core/failure_record.h"
+#include "runtime/input_buffers.h"
+#include "runtime/test_state.h"
+
+namespace cfuzz::runtime {
+
+enum class RunResult { Pass, Fail, Skip };
+
+void call_fuzz_function(detail::FuzzFunction& fn, T& t, const detail::ArgView* args);
+
+class Executor {
+ public:
+  // `f` must hold the fuzz function (its body called f.fuzz).
+  explicit Executor(detail::TestState& f);
+
+  const std::vector<corpus::Type>& types() const { return fn_.types; }
+
+  // Runs the fuzz function with `args` (one view per parameter). On Fail, `failure` says
+  // what and where.
+  RunResult run(const detail::ArgView* args, std::string_view input_name,
+                core::FailureRecord* failure);
+
+  // Builds the views of an entry's values (byte values copied into `buffers`).
+  static void views_of(const corpus::Entry& entry, InputBuffers& buffers, detail::ArgView* out);
+
+  // The last input's state, for its log.
+  const detail::TestState& last_input() const { return input_; }
+
+ private:
+  detail::FuzzFunction& fn_;
+  detail::TestState input_;
+  T t_;
+};
+
+}  // namespace cfuzz::runtime

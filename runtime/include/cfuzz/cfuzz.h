@@ -1,0 +1,352 @@
+// cfuzz: fuzz tests for C++ in the shape of Go's testing.F.
+//
+//   #include <cfuzz/cfuzz.h>
+//
+//   CFUZZ_TEST(FuzzParseConfig, f) {
+//     f.add(std::string("key=value"), std::int64_t{3});
+//     f.fuzz([](cfuzz::T& t, const std::string& text, std::int64_t depth) {
+//       auto cfg = parse_config(text, depth);
+//       if (!cfg) t.skip();
+//       if (serialize(*cfg) != text) t.fatalf("round trip changed %s", text.c_str());
+//     });
+//   }
+//
+// Build with cfuzz-clang++ (or the CMake helper cfuzz_add_fuzz_test). Running the binary
+// runs every seed once, like `go test`; `cfuzz run ./binary` fuzzes it.
+//
+// Parameter types and the `go test fuzz v1` types they are stored as:
+//   std::string, std::string_view          string
+//   std::vector<std::uint8_t>,
+//   std::span<const std::uint8_t>          []byte
+//   bool                                   bool
+//   std::uint8_t                           byte (uint8)
+//   std::int32_t, char32_t                 rune (int32)
+//   long long                              int
+//   std::int8_t, std::int16_t, std::int64_t   int8, int16, int64
+//   unsigned long long                     uint
+//   std::uint16_t, std::uint32_t, std::uint64_t  uint16, uint32, uint64
+//   float, double                          float32, float64
+//
+// This header is the whole public API; it includes only the standard library.
+#pragma once
+
+#if __cplusplus < 202002L
+#error "cfuzz.h needs C++20: compile with -std=c++20 (cfuzz-clang++ does so by default)"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cfuzz {
+
+class T;
+class F;
+
+// Where a call was written. Location would do, but clang 14 with libstdc++
+// lacks it; the compilers' __builtin_FILE/__builtin_LINE give the caller's position when
+// used as default arguments, which is all that is needed.
+struct Location {
+  const char* file;
+  int line;
+  static constexpr Location current(const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
+    return Location{file, line};
+  }
+};
+
+namespace detail {
+
+// The v1 types, in the order of the runtime's type table.
+enum class ArgType : std::uint8_t {
+  Bytes, String, Bool, Byte, Rune, Int, Int8, Int16, Int64, Uint, Uint16, Uint32, Uint64,
+  Float32, Float64,
+};
+
+// One value as the runtime hands it over: bytes for []byte/string, bits for scalars
+// (integers sign- or zero-extended, floats as their IEEE-754 bit pattern).
+struct ArgView {
+  const std::uint8_t* data;
+  std::size_t size;
+  std::uint64_t bits;
+};
+
+class TestState;  // the runtime's record of one fuzz test or one input
+
+using Invoke = void (*)(void* fn, T& t, const ArgView* args);
+using Destroy = void (*)(void* fn);
+
+void register_test(const char* name, void (*body)(F&), const char* file, int line);
+void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n,
+              Location where);
+void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke,
+                       void* fn, Destroy destroy, Location where);
+
+template <class>
+inline constexpr bool kAlwaysFalse = false;
+
+// How a C++ parameter type is filled from a value. Storage is reused from one input to
+// the next, so a fuzz function taking `const std::string&` costs no allocation per input.
+template <class P>
+struct Param {
+  static_assert(!std::is_same_v<P, char>,
+                "cfuzz: `char` has no fuzz type (its signedness varies); use std::uint8_t "
+                "(byte) or std::int8_t (int8)");
+  static_assert(std::is_same_v<P, char> || kAlwaysFalse<P>,
+                "cfuzz: unsupported fuzz parameter type. Use std::string, std::string_view, "
+                "std::vector<std::uint8_t>, std::span<const std::uint8_t>, bool, float, double, "
+                "the fixed-width integers, char32_t, long long or unsigned long long.");
+};
+
+struct NoStorage {};
+
+template <>
+struct Param<std::string> {
+  static constexpr ArgType type = ArgType::String;
+  using Storage = std::string;
+  static std::string& get(Storage& s, const ArgView& v) {
+    s.assign(reinterpret_cast<const char*>(v.data), v.size);
+    return s;
+  }
+};
+template <>
+struct Param<std::string_view> {
+  static constexpr ArgType type = ArgType::String;
+  using Storage = NoStorage;
+  static std::string_view get(Storage&, const ArgView& v) {
+    return {reinterpret_cast<const char*>(v.data), v.size};
+  }
+};
+template <>
+struct Param<std::vector<std::uint8_t>> {
+  static constexpr ArgType type = ArgType::Bytes;
+  using Storage = std::vector<std::uint8_t>;
+  static std::vector<std::uint8_t>& get(Storage& s, const ArgView& v) {
+    s.assign(v.data, v.data + v.size);
+    return s;
+  }
+};
+template <>
+struct Param<std::span<const std::uint8_t>> {
+  static constexpr ArgType type = ArgType::Bytes;
+  using Storage = NoStorage;
+  static std::span<const std::uint8_t> get(Storage&, const ArgView& v) { return {v.data, v.size}; }
+};
+
+template <class S, ArgType A>
+struct ScalarParam {
+  static constexpr ArgType type = A;
+  using Storage = S;
+  static S& get(Storage& s, const ArgView& v) {
+    if constexpr (std::is_same_v<S, float>) {
+      auto b = static_cast<std::uint32_t>(v.bits);
+      __builtin_memcpy(&s, &b, sizeof s);
+    } else if constexpr (std::is_same_v<S, double>) {
+      __builtin_memcpy(&s, &v.bits, sizeof s);
+    } else if constexpr (std::is_same_v<S, bool>) {
+      s = v.bits != 0;
+    } else {
+      s = static_cast<S>(v.bits);
+    }
+    return s;
+  }
+};
+
+template <> struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
+template <> struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
+template <> struct Param<std::int32_t> : ScalarParam<std::int32_t, ArgType::Rune> {};
+template <> struct Param<char32_t> : ScalarParam<char32_t, ArgType::Rune> {};
+template <> struct Param<long long> : ScalarParam<long long, ArgType::Int> {};
+template <> struct Param<std::int8_t> : ScalarParam<std::int8_t, ArgType::Int8> {};
+template <> struct Param<std::int16_t> : ScalarParam<std::int16_t, ArgType::Int16> {};
+template <> struct Param<std::int64_t> : ScalarParam<std::int64_t, ArgType::Int64> {};
+template <> struct Param<unsigned long long> : ScalarParam<unsigned long long, ArgType::Uint> {};
+template <> struct Param<std::uint16_t> : ScalarParam<std::uint16_t, ArgType::Uint16> {};
+template <> struct Param<std::uint32_t> : ScalarParam<std::uint32_t, ArgType::Uint32> {};
+template <> struct Param<std::uint64_t> : ScalarParam<std::uint64_t, ArgType::Uint64> {};
+template <> struct Param<float> : ScalarParam<float, ArgType::Float32> {};
+template <> struct Param<double> : ScalarParam<double, ArgType::Float64> {};
+
+// The type of a value given to f.add: string literals are strings, as in Go.
+template <class A>
+struct SeedParam : Param<A> {};
+template <>
+struct SeedParam<const char*> : Param<std::string_view> {};
+template <>
+struct SeedParam<char*> : Param<std::string_view> {};
+
+template <class A>
+ArgView seed_view(const A& a) {
+  using D = std::decay_t<A>;
+  if constexpr (std::is_same_v<D, const char*> || std::is_same_v<D, char*>) {
+    std::string_view s(a);
+    return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size(), 0};
+  } else if constexpr (std::is_same_v<D, std::string> || std::is_same_v<D, std::string_view>) {
+    return {reinterpret_cast<const std::uint8_t*>(a.data()), a.size(), 0};
+  } else if constexpr (std::is_same_v<D, std::vector<std::uint8_t>> ||
+                       std::is_same_v<D, std::span<const std::uint8_t>>) {
+    return {a.data(), a.size(), 0};
+  } else if constexpr (std::is_same_v<D, float>) {
+    std::uint32_t b;
+    __builtin_memcpy(&b, &a, sizeof b);
+    return {nullptr, 0, b};
+  } else if constexpr (std::is_same_v<D, double>) {
+    std::uint64_t b;
+    __builtin_memcpy(&b, &a, sizeof b);
+    return {nullptr, 0, b};
+  } else if constexpr (std::is_signed_v<D>) {
+    return {nullptr, 0, static_cast<std::uint64_t>(static_cast<std::int64_t>(a))};
+  } else {
+    return {nullptr, 0, static_cast<std::uint64_t>(a)};
+  }
+}
+
+// The parameter list of a callable: lambdas (non-generic), function pointers, functors.
+template <class Fn>
+struct Signature : Signature<decltype(&Fn::operator())> {};
+template <class R, class... A>
+struct Signature<R (*)(A...)> {
+  using Result = R;
+  using Args = std::tuple<A...>;
+};
+template <class R, class... A>
+struct Signature<R(A...)> : Signature<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct Signature<R (C::*)(A...)> : Signature<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct Signature<R (C::*)(A...) const> : Signature<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct Signature<R (C::*)(A...) noexcept> : Signature<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct Signature<R (C::*)(A...) const noexcept> : Signature<R (*)(A...)> {};
+
+template <class Fn, class... Ps>
+struct Invoker {
+  Fn fn;
+  std::tuple<typename Param<std::remove_cvref_t<Ps>>::Storage...> storage;
+
+  static void call(void* self, T& t, const ArgView* args) {
+    auto* me = static_cast<Invoker*>(self);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      me->fn(t, Param<std::remove_cvref_t<Ps>>::get(std::get<I>(me->storage), args[I])...);
+    }(std::index_sequence_for<Ps...>{});
+  }
+  static void destroy(void* self) { delete static_cast<Invoker*>(self); }
+};
+
+template <class Fn, class TRef, class... Ps>
+void bind_fuzz(TestState* s, Fn&& fn, Location where, std::tuple<TRef, Ps...>*) {
+  static_assert(std::is_same_v<TRef, T&>,
+                "cfuzz: the fuzz function's first parameter must be `cfuzz::T&`");
+  static_assert(sizeof...(Ps) <= 32, "cfuzz: a fuzz function takes at most 32 values");
+  using I = Invoker<std::decay_t<Fn>, Ps...>;
+  static constexpr ArgType types[] = {Param<std::remove_cvref_t<Ps>>::type..., ArgType::Bool};
+  auto* inv = new I{std::forward<Fn>(fn), {}};
+  set_fuzz_function(s, types, sizeof...(Ps), &I::call, inv, &I::destroy, where);
+}
+
+// Thrown by fatal/skip to leave the fuzz function, as Go's runtime.Goexit leaves it:
+// destructors run. Not a std::exception, so `catch (const std::exception&)` in the code
+// under test does not swallow it.
+struct Stop {};
+
+}  // namespace detail
+
+// A printf-style format that remembers where it was written, for "file.cc:12:" prefixes.
+struct Format {
+  const char* text;
+  Location where;
+  Format(const char* t, Location w = Location::current())
+      : text(t), where(w) {}
+};
+
+// What T (one input) and F (the fuzz test) share: Go's testing.common.
+// A helper that reports on its caller's behalf takes a cfuzz::Location (default
+// cfuzz::Location::current()) and passes it on; this is C++'s t.Helper().
+class Common {
+ public:
+  void log(std::string_view msg, Location where = Location::current());
+  void logf(Format fmt, ...);
+  // Marks the test failed and goes on.
+  void error(std::string_view msg, Location where = Location::current());
+  void errorf(Format fmt, ...);
+  // Marks the test failed and stops it.
+  [[noreturn]] void fatal(std::string_view msg,
+                          Location where = Location::current());
+  [[noreturn]] void fatalf(Format fmt, ...);
+  // Stops the test without failing it; a skipped input does not count as interesting.
+  [[noreturn]] void skip(std::string_view msg = {},
+                         Location where = Location::current());
+  [[noreturn]] void skipf(Format fmt, ...);
+  void fail(Location where = Location::current());
+  [[noreturn]] void fail_now(Location where = Location::current());
+  bool failed() const;
+  bool skipped() const;
+  // "FuzzX" for F; "FuzzX/seed#0", "FuzzX/<file>" or "FuzzX" (while fuzzing) for T.
+  std::string name() const;
+  // Runs after the test (or the input) finishes, last registered first.
+  void cleanup(std::function<void()> fn);
+  // A new directory, removed with its contents at cleanup.
+  std::string tempdir();
+  // Go's Helper; see the class comment. Accepted for familiarity, and does nothing.
+  void helper() {}
+
+ protected:
+  explicit Common(detail::TestState* s) : state_(s) {}
+  detail::TestState* state_;
+};
+
+class T : public Common {
+ public:
+  explicit T(detail::TestState* s) : Common(s) {}
+};
+
+class F : public Common {
+ public:
+  explicit F(detail::TestState* s) : Common(s) {}
+
+  // Adds a seed input. Types must match the fuzz function's parameters exactly, as in Go:
+  // f.add(std::int64_t{3}) for a std::int64_t parameter; string literals are strings.
+  template <class... A>
+  void add(const A&... values) {
+    static constexpr detail::ArgType types[] = {detail::SeedParam<std::decay_t<A>>::type...,
+                                                detail::ArgType::Bool};
+    const detail::ArgView views[] = {detail::seed_view(values)..., detail::ArgView{}};
+    detail::add_seed(state_, types, views, sizeof...(A), Location::current());
+  }
+
+  // Registers the fuzz function: `void(cfuzz::T&, params...)`. Call it once, after add.
+  template <class Fn>
+  void fuzz(Fn&& fn, Location where = Location::current()) {
+    using Sig = detail::Signature<std::remove_cvref_t<Fn>>;
+    static_assert(std::is_void_v<typename Sig::Result>,
+                  "cfuzz: the fuzz function must return void");
+    detail::bind_fuzz(state_, std::forward<Fn>(fn), where,
+                      static_cast<typename Sig::Args*>(nullptr));
+  }
+};
+
+}  // namespace cfuzz
+
+namespace cfuzz::detail {
+constexpr bool valid_test_name(const char* n) {
+  return n[0] == 'F' && n[1] == 'u' && n[2] == 'z' && n[3] == 'z';
+}
+}  // namespace cfuzz::detail
+
+// Declares a fuzz test. The name must start with "Fuzz", as Go requires.
+#define CFUZZ_TEST(name, f)                                                                 \
+  static_assert(::cfuzz::detail::valid_test_name(#name),                                    \
+                "cfuzz: fuzz test names start with Fuzz: " #name);                          \
+  static void cfuzz_test_body_##name(::cfuzz::F& f);                                        \
+  [[maybe_unused]] static const bool cfuzz_registered_##name =                              \
+      (::cfuzz::detail::register_test(#name, &cfuzz_test_body_##name, __FILE__, __LINE__),  \
+       true);                                                                               \
+  static void cfuzz_test_body_##name(::cfuzz::F& f)

@@ -1,0 +1,36 @@
+// The copies of an input's byte values that the fuzz function sees.
+//
+// The fuzz function never gets a pointer into shared memory (what it writes there would
+// change the recorded input). Each byte value is copied into a buffer of its own, reused
+// from input to input; under AddressSanitizer the bytes past the value's end are poisoned,
+// so reading one byte too far is reported as libFuzzer reports it (libFuzzer copies every
+// input into an exact-size allocation instead).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cfuzz::runtime {
+
+class InputBuffers {
+ public:
+  InputBuffers();
+  ~InputBuffers();
+  InputBuffers(const InputBuffers&) = delete;
+  InputBuffers& operator=(const InputBuffers&) = delete;
+
+  // Copies `n` bytes into buffer `slot` and returns it.
+  const std::uint8_t* fill(std::size_t slot, const std::uint8_t* data, std::size_t n);
+
+ private:
+  struct Buffer {
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::size_t capacity = 0;
+    std::size_t poisoned_from = 0;  // start of the poisoned tail
+  };
+  std::vector<Buffer> buffers_;
+};
+
+}  // namespace cfuzz::runtime

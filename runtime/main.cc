@@ -1,0 +1,127 @@
+// main() of every cfuzz target: the seed run by default, or one of the modes the
+// coordinator uses (--cfuzz-describe, --cfuzz-worker=<Name>).
+#include <cstdio>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <string_view>
+
+#include "runtime/describe.h"
+#include "runtime/registry.h"
+#include "runtime/standalone_runner.h"
+#include "runtime/worker_server.h"
+
+namespace {
+
+const char kUsage[] =
+    "usage: %s [flags] [FILE|DIR...]\n"
+    "\n"
+    "Runs every fuzz test's seed corpus once, like `go test`: the f.add values, then each\n"
+    "file in testdata/fuzz/<FuzzName>/. Exit status: 0 all passed, 1 a seed failed,\n"
+    "2 a usage error or an unreadable or malformed corpus file.\n"
+    "To fuzz, run `cfuzz run %s`.\n"
+    "\n"
+    "flags:\n"
+    "  --run REGEXP   run only the fuzz tests and seeds matching REGEXP, as go test -run:\n"
+    "                 FuzzX runs one test, FuzzX/seed#0 or FuzzX/<file name> one input\n"
+    "  --list         list the fuzz tests and exit\n"
+    "  -v             print every input as it runs, and its log\n"
+    "  --srcdir DIR   look for testdata/fuzz/<FuzzName>/ in DIR (default: the source\n"
+    "                 directory baked in by cfuzz_add_fuzz_test, else the current directory)\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "FILE|DIR...      run these raw files (each file of a DIR) as inputs to the binary's one\n"
+    "                 fuzz test taking a single []byte or string, as a libFuzzer binary would;\n"
+    "                 libFuzzer-style -flag=value arguments are ignored with a warning.\n";
+
+struct Args {
+  cfuzz::runtime::StandaloneOptions standalone;
+  std::string run_pattern;
+  bool describe = false;
+  std::string worker_test;
+  bool help = false;
+};
+
+// Reads "--name VALUE" or "--name=VALUE"; returns false if `arg` is not --name.
+bool flag_value(int argc, char** argv, int& i, std::string_view name, std::string* out) {
+  std::string_view arg = argv[i];
+  if (arg == name) {
+    if (i + 1 >= argc) throw std::string("flag ") + std::string(name) + " needs a value";
+    *out = argv[++i];
+    return true;
+  }
+  if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
+    *out = std::string(arg.substr(name.size() + 1));
+    return true;
+  }
+  return false;
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  a.standalone.program = argv[0];
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::string value;
+    if (arg == "-h" || arg == "--help" || arg == "-help") {
+      a.help = true;
+    } else if (arg == "-v" || arg == "--v" || arg == "--verbose") {
+      a.standalone.verbose = true;
+    } else if (arg == "--list") {
+      a.standalone.list = true;
+    } else if (flag_value(argc, argv, i, "--run", &a.run_pattern) ||
+               flag_value(argc, argv, i, "-run", &a.run_pattern)) {
+    } else if (flag_value(argc, argv, i, "--srcdir", &a.standalone.srcdir)) {
+    } else if (arg == "--cfuzz-describe") {
+      a.describe = true;
+    } else if (flag_value(argc, argv, i, "--cfuzz-worker", &a.worker_test)) {
+    } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('=') != std::string_view::npos) {
+      std::fprintf(stderr, "%s: ignoring libFuzzer flag %s\n", argv[0], argv[i]);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      throw "unknown flag " + std::string(arg) + " (see --help)";
+    } else {
+      a.standalone.raw_inputs.emplace_back(arg);
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
+  Args args;
+  try {
+    args = parse(argc, argv);
+    args.standalone.run = cfuzz::runtime::RunPattern(args.run_pattern);
+  } catch (const std::string& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.c_str());
+    return 2;
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "%s: --run %s: invalid regular expression: %s\n", argv[0],
+                 args.run_pattern.c_str(), e.what());
+    return 2;
+  }
+  if (args.help) {
+    std::printf(kUsage, argv[0], argv[0]);
+    return 0;
+  }
+  auto dups = cfuzz::runtime::duplicate_tests();
+  if (!dups.empty()) {
+    for (const auto& d : dups) std::fprintf(stderr, "%s: fuzz test %s defined twice\n", argv[0], d.c_str());
+    return 2;
+  }
+  if (args.describe) return cfuzz::runtime::describe_target(args.standalone.srcdir);
+  if (!args.worker_test.empty()) {
+    for (const auto& t : cfuzz::runtime::registered_tests()) {
+      if (t.name == args.worker_test) return cfuzz::runtime::serve_worker(t);
+    }
+    std::fprintf(stderr, "%s: no fuzz test named %s\n", argv[0], args.worker_test.c_str());
+    return 2;
+  }
+  if (cfuzz::runtime::registered_tests().empty()) {
+    std::fprintf(stderr, "%s: no fuzz tests in this binary (CFUZZ_TEST or LLVMFuzzerTestOneInput)\n", argv[0]);
+    return 2;
+  }
+  return cfuzz::runtime::run_standalone(args.standalone);
+}

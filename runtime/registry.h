@@ -1,0 +1,30 @@
+// The fuzz tests in this binary: those declared with CFUZZ_TEST, and a libFuzzer harness
+// (LLVMFuzzerTestOneInput) if the binary has one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <cfuzz/cfuzz.h>
+
+namespace cfuzz::runtime {
+
+struct RegisteredTest {
+  std::string name;
+  void (*body)(F&);
+  std::string file;
+  int line;
+};
+
+// In registration order (the order of static initialization, then the libFuzzer harness).
+// Duplicate names are reported and make the binary exit with status 2 at startup.
+const std::vector<RegisteredTest>& registered_tests();
+
+// Adds LLVMFuzzerTestOneInput as a test named "LLVMFuzzerTestOneInput" when defined, and
+// calls LLVMFuzzerInitialize(&argc, &argv) when defined. Called once from main().
+void register_libfuzzer_harness(int* argc, char*** argv);
+
+// Every registered name that is a duplicate, as "Name (file:line and file:line)".
+std::vector<std::string> duplicate_tests();
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,250 @@
+#include "runtime/standalone_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/shm_layout.h"
+#include "corpus_format/codec.h"
+#include "runtime/crash_handler.h"
+#include "runtime/executor.h"
+#include "runtime/registry.h"
+#include "runtime/test_body.h"
+#include "runtime/testdata.h"
+
+namespace cfuzz::runtime {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Thrown for errors that end the run with exit code 2 (usage, unreadable or malformed
+// corpus files), caught in run_standalone.
+struct SetupError {
+  std::string message;
+};
+
+std::string seconds(Clock::duration d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fs", std::chrono::duration<double>(d).count());
+  return buf;
+}
+
+struct NamedInput {
+  std::string name;
+  corpus::Entry values;
+};
+
+// The files of testdata/fuzz/<Name>/, sorted by name; sub-directories are ignored, as Go
+// ignores them.
+std::vector<NamedInput> load_corpus_files(const std::string& dir,
+                                          const std::vector<corpus::Type>& types) {
+  std::vector<NamedInput> inputs;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return inputs;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) files.push_back(e.path());
+  }
+  if (ec) throw SetupError{"cannot list " + dir + ": " + ec.message()};
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    try {
+      corpus::Entry entry = corpus::read_file(path.string());
+      corpus::check_types(entry, types, path.string());
+      inputs.push_back(NamedInput{path.filename().string(), std::move(entry)});
+    } catch (const corpus::CorpusError& e) {
+      throw SetupError{e.what()};
+    }
+  }
+  return inputs;
+}
+
+struct SubResult {
+  std::string name;
+  RunResult result;
+  Clock::duration took;
+  std::string log;  // as printed under the result line
+};
+
+void print_sub(const SubResult& s, bool verbose) {
+  if (!verbose && s.result != RunResult::Fail) return;
+  const char* word = s.result == RunResult::Fail ? "FAIL" : s.result == RunResult::Skip ? "SKIP" : "PASS";
+  std::printf("    --- %s: %s (%s)\n%s", word, s.name.c_str(), seconds(s.took).c_str(), s.log.c_str());
+}
+
+std::string indent_block(const std::string& text, int spaces) {
+  std::string pad(static_cast<std::size_t>(spaces), ' ');
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out += pad + line + "\n";
+  return out;
+}
+
+// Runs one input and prints its "=== RUN" line first in verbose mode; the crash handler
+// names it if the process dies.
+SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test_name,
+                    const std::string& input_name, const corpus::Entry& values, bool verbose) {
+  std::string full = test_name + "/" + input_name;
+  if (verbose) std::printf("=== RUN   %s\n", full.c_str());
+  std::fflush(stdout);
+  detail::ArgView args[core::kMaxValues];
+  Executor::views_of(values, buffers, args);
+  core::FailureRecord failure{};
+  execution_state().input_name = full.c_str();
+  auto start = Clock::now();
+  begin_execution();
+  RunResult r = ex.run(args, input_name, &failure);
+  end_execution();
+  auto took = Clock::now() - start;
+  execution_state().input_name = nullptr;
+
+  SubResult s{full, r, took, {}};
+  if (r == RunResult::Fail && failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {
+    // An exception or a sanitizer report: what happened first, then what the input logged.
+    s.log = indent_block(core::failure_summary(failure), 8);
+    if (failure.kind == static_cast<std::uint32_t>(core::FailureKind::Exception)) {
+      s.log = indent_block(std::string("uncaught exception ") + failure.detail +
+                               (failure.message[0] != '\0' ? std::string(": ") + failure.message : ""),
+                           8);
+    }
+  } else if (r == RunResult::Fail || verbose) {
+    s.log = ex.last_input().format_log(8);
+  }
+  return s;
+}
+
+int run_raw_inputs(const StandaloneOptions& o) {
+  std::vector<const RegisteredTest*> tests;
+  for (const auto& t : registered_tests()) {
+    if (o.run.matches_test(t.name)) tests.push_back(&t);
+  }
+  if (tests.size() != 1) {
+    std::string names;
+    for (const auto& t : registered_tests()) names += " " + t.name;
+    throw SetupError{"raw input files need exactly one fuzz test (select one with --run); this binary has:" + names};
+  }
+  auto f = run_test_body(*tests[0]);
+  if (!f->fuzz_function()) throw SetupError{tests[0]->name + ": " + body_failure(*f)};
+  const auto& types = f->fuzz_function()->types;
+  if (types.size() != 1 || (types[0] != corpus::Type::Bytes && types[0] != corpus::Type::String)) {
+    throw SetupError{"raw input files need a fuzz test taking one []byte or string; " + tests[0]->name +
+                     " takes " + corpus::format_type_list(types)};
+  }
+  std::vector<std::string> files;
+  for (const auto& path : o.raw_inputs) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> inside;
+      for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (e.is_regular_file(ec)) inside.push_back(e.path().string());
+      }
+      std::sort(inside.begin(), inside.end());
+      files.insert(files.end(), inside.begin(), inside.end());
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      throw SetupError{path + ": no such file or directory"};
+    }
+  }
+  std::printf("Running %zu inputs 1 time(s) each.\n", files.size());
+  Executor ex(*f);
+  InputBuffers buffers;
+  bool failed = false;
+  for (const auto& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SetupError{path + ": cannot read"};
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    corpus::Entry entry;
+    if (types[0] == corpus::Type::Bytes) {
+      entry.emplace_back(corpus::Bytes(data.begin(), data.end()));
+    } else {
+      entry.emplace_back(data);
+    }
+    std::printf("Running: %s\n", path.c_str());
+    SubResult s = run_input(ex, buffers, tests[0]->name, fs::path(path).filename().string(), entry, false);
+    if (s.result == RunResult::Fail) {
+      failed = true;
+      std::printf("--- FAIL: %s (%s)\n%s", s.name.c_str(), seconds(s.took).c_str(), s.log.c_str());
+    } else {
+      std::printf("Executed %s in %lld ms\n", path.c_str(),
+                  static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(s.took).count()));
+    }
+  }
+  f->run_cleanups();
+  std::printf(failed ? "FAIL\n" : "PASS\n");
+  return failed ? 1 : 0;
+}
+
+int run_seeds(const StandaloneOptions& o) {
+  auto start = Clock::now();
+  bool any_failed = false;
+  std::string root = testdata_root(o.srcdir);
+  for (const auto& test : registered_tests()) {
+    if (!o.run.matches_test(test.name)) continue;
+    auto test_start = Clock::now();
+    if (o.verbose) std::printf("=== RUN   %s\n", test.name.c_str());
+    auto f = run_test_body(test);
+    std::vector<SubResult> subs;
+    if (f->fuzz_function()) {
+      const auto& types = f->fuzz_function()->types;
+      std::vector<NamedInput> inputs;
+      for (std::size_t i = 0; i < f->seeds().size(); ++i) {
+        inputs.push_back(NamedInput{"seed#" + std::to_string(i), f->seeds()[i].values});
+      }
+      for (auto& file : load_corpus_files(corpus_dir(root, test.name), types)) {
+        inputs.push_back(std::move(file));
+      }
+      Executor ex(*f);
+      InputBuffers buffers;
+      for (const auto& in : inputs) {
+        if (!o.run.matches_input(in.name)) continue;
+        subs.push_back(run_input(ex, buffers, test.name, in.name, in.values, o.verbose));
+      }
+    }
+    f->run_cleanups();
+    bool failed = f->failed() ||
+                  std::any_of(subs.begin(), subs.end(), [](const SubResult& s) { return s.result == RunResult::Fail; });
+    any_failed |= failed;
+    const char* word = failed ? "FAIL" : f->skipped() ? "SKIP" : "PASS";
+    if (failed || o.verbose) {
+      std::printf("--- %s: %s (%s)\n%s", word, test.name.c_str(), seconds(Clock::now() - test_start).c_str(),
+                  f->format_log(4).c_str());
+      for (const auto& s : subs) print_sub(s, o.verbose);
+    }
+  }
+  std::string took = seconds(Clock::now() - start);
+  if (any_failed) {
+    std::printf("FAIL\nFAIL\t%s\t%s\n", o.program.c_str(), took.c_str());
+  } else {
+    std::printf("PASS\nok  \t%s\t%s\n", o.program.c_str(), took.c_str());
+  }
+  return any_failed ? 1 : 0;
+}
+
+}  // namespace
+
+int run_standalone(const StandaloneOptions& options) {
+  install_crash_handlers();
+  try {
+    if (options.list) {
+      for (const auto& t : registered_tests()) {
+        if (options.run.matches_test(t.name)) std::printf("%s\n", t.name.c_str());
+      }
+      return 0;
+    }
+    if (!options.raw_inputs.empty()) return run_raw_inputs(options);
+    return run_seeds(options);
+  } catch (const SetupError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", options.program.c_str(), e.message.c_str());
+    return 2;
+  }
+}
+
+}  // namespace cfuzz::runtime

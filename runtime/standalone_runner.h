@@ -1,0 +1,25 @@
+// The target run by itself, as `go test` runs a package: every fuzz test's seeds once
+// (f.add values, then the files in testdata/fuzz/<Name>/), reported go-test style.
+// Also libFuzzer's habit: `./target FILE...` runs raw files as inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/run_pattern.h"
+
+namespace cfuzz::runtime {
+
+struct StandaloneOptions {
+  std::string program;  // argv[0], for the summary line
+  RunPattern run;
+  bool verbose = false;
+  bool list = false;
+  std::string srcdir;
+  std::vector<std::string> raw_inputs;
+};
+
+// Returns the exit code: 0 all passed, 1 a seed failed, 2 a usage or corpus error.
+int run_standalone(const StandaloneOptions& options);
+
+}  // namespace cfuzz::runtime

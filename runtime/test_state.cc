@@ -1,0 +1,274 @@
+// cfuzz::Common / F / T methods and the state behind them.
+#include "runtime/test_state.h"
+
+#include <cxxabi.h>
+#include <stdlib.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <typeinfo>
+
+#include "core/input_area.h"
+
+namespace cfuzz::detail {
+
+std::string TestState::full_name() const {
+  if (!is_input_ || input_name_.empty()) return test_name_;
+  return test_name_ + "/" + input_name_;
+}
+
+void TestState::reset_for_input(std::string_view input_name) {
+  input_name_.assign(input_name);
+  failed_ = false;
+  skipped_ = false;
+  log_.clear();
+  failure_site_.clear();
+  cleanups_.clear();
+}
+
+void TestState::record(std::string_view text, Location where, bool failure) {
+  record_at(short_location(where), text, failure);
+}
+
+void TestState::record_at(std::string where, std::string_view text, bool failure) {
+  if (failure && !failed_) failure_site_ = where;
+  if (failure) failed_ = true;
+  log_.push_back(LogLine{std::move(where), std::string(text)});
+}
+
+void TestState::mark_failed(Location where) {
+  if (!failed_) failure_site_ = short_location(where);
+  failed_ = true;
+}
+
+void TestState::run_cleanups() {
+  while (!cleanups_.empty()) {
+    auto fn = std::move(cleanups_.back());
+    cleanups_.pop_back();
+    try {
+      fn();
+    } catch (const Stop&) {
+      // fatal or skip inside a cleanup: already recorded.
+    } catch (const std::exception& e) {
+      record_at("cleanup", "cleanup threw " + current_exception_type() + ": " + e.what(), true);
+    } catch (...) {
+      record_at("cleanup", "cleanup threw " + current_exception_type(), true);
+    }
+  }
+}
+
+std::string TestState::format_log(int indent) const {
+  std::string out;
+  std::string pad(static_cast<std::size_t>(indent), ' ');
+  for (const LogLine& l : log_) {
+    out += pad + l.where + ": ";
+    // Later lines of a multi-line message are indented under the first, as in Go.
+    for (char c : l.text) {
+      out += c;
+      if (c == '\n') out += pad + "    ";
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+TestState*& running_input() {
+  static TestState* current = nullptr;
+  return current;
+}
+
+std::string short_location(const Location& where) {
+  std::string_view file = where.file;
+  if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  return std::string(file) + ":" + std::to_string(where.line);
+}
+
+std::string vformat(const char* fmt, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) return fmt;
+  std::string out(static_cast<std::size_t>(n), '\0');
+  std::vsnprintf(out.data(), out.size() + 1, fmt, args);
+  return out;
+}
+
+std::string current_exception_type() {
+  std::type_info* t = abi::__cxa_current_exception_type();
+  if (t == nullptr) return "unknown exception";
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+  std::string name = status == 0 && demangled != nullptr ? demangled : t->name();
+  std::free(demangled);
+  return name;
+}
+
+namespace {
+
+// F's failure methods called while the fuzz function runs belong to the input, as in Go
+// (where they panic); report them there so the input fails with a clear message.
+TestState* target_of(TestState* s) {
+  if (!s->is_input() && running_input() != nullptr) {
+    TestState* input = running_input();
+    input->record_at(input->test_name(),
+                     "F method called inside the fuzz function; use the T argument instead", true);
+    return input;
+  }
+  return s;
+}
+
+corpus::Value value_of(ArgType type, const ArgView& v) {
+  auto t = static_cast<corpus::Type>(type);
+  if (t == corpus::Type::Bytes) return corpus::Bytes(v.data, v.data + v.size);
+  if (t == corpus::Type::String) return std::string(reinterpret_cast<const char*>(v.data), v.size);
+  return core::scalar_from_bits(t, v.bits);
+}
+
+}  // namespace
+
+void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n,
+              Location where) {
+  if (s->fuzz_called()) {
+    s->record("f.add called after f.fuzz", where, true);
+    throw Stop{};
+  }
+  Seed seed;
+  for (std::size_t i = 0; i < n; ++i) {
+    seed.types.push_back(static_cast<corpus::Type>(types[i]));
+    seed.values.push_back(value_of(types[i], values[i]));
+  }
+  s->seeds().push_back(std::move(seed));
+}
+
+void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn,
+                       Destroy destroy, Location where) {
+  FuzzFunction f;
+  f.invoke = invoke;
+  f.fn = fn;
+  f.destroy = destroy;
+  f.where = short_location(where);
+  for (std::size_t i = 0; i < n; ++i) f.types.push_back(static_cast<corpus::Type>(types[i]));
+  if (s->fuzz_called()) {
+    s->record("f.fuzz called more than once", where, true);
+    throw Stop{};
+  }
+  s->set_fuzz_called();
+  for (std::size_t i = 0; i < s->seeds().size(); ++i) {
+    const Seed& seed = s->seeds()[i];
+    if (seed.types != f.types) {
+      s->record("mismatched types in seed#" + std::to_string(i) + ": " +
+                    corpus::format_type_list(seed.types) + ", want " +
+                    corpus::format_type_list(f.types),
+                where, true);
+      throw Stop{};
+    }
+  }
+  s->fuzz_function().emplace();
+  FuzzFunction& slot = *s->fuzz_function();
+  slot.types = std::move(f.types);
+  slot.invoke = f.invoke;
+  slot.fn = f.fn;
+  slot.destroy = f.destroy;
+  slot.where = std::move(f.where);
+  f.destroy = nullptr;  // ownership moved to the slot
+}
+
+}  // namespace cfuzz::detail
+
+namespace cfuzz {
+
+using detail::Stop;
+using detail::target_of;
+using detail::vformat;
+
+void Common::log(std::string_view msg, Location where) {
+  state_->record(msg, where, false);
+}
+
+void Common::logf(Format fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string msg = vformat(fmt.text, args);
+  va_end(args);
+  state_->record(msg, fmt.where, false);
+}
+
+void Common::error(std::string_view msg, Location where) {
+  target_of(state_)->record(msg, where, true);
+}
+
+void Common::errorf(Format fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string msg = vformat(fmt.text, args);
+  va_end(args);
+  target_of(state_)->record(msg, fmt.where, true);
+}
+
+void Common::fatal(std::string_view msg, Location where) {
+  target_of(state_)->record(msg, where, true);
+  throw Stop{};
+}
+
+void Common::fatalf(Format fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string msg = vformat(fmt.text, args);
+  va_end(args);
+  target_of(state_)->record(msg, fmt.where, true);
+  throw Stop{};
+}
+
+void Common::skip(std::string_view msg, Location where) {
+  detail::TestState* s = target_of(state_);
+  if (!msg.empty()) s->record(msg, where, false);
+  s->mark_skipped();
+  throw Stop{};
+}
+
+void Common::skipf(Format fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string msg = vformat(fmt.text, args);
+  va_end(args);
+  detail::TestState* s = target_of(state_);
+  if (!msg.empty()) s->record(msg, fmt.where, false);
+  s->mark_skipped();
+  throw Stop{};
+}
+
+void Common::fail(Location where) { target_of(state_)->mark_failed(where); }
+
+void Common::fail_now(Location where) {
+  target_of(state_)->mark_failed(where);
+  throw Stop{};
+}
+
+bool Common::failed() const { return state_->failed(); }
+bool Common::skipped() const { return state_->skipped(); }
+std::string Common::name() const { return state_->full_name(); }
+
+void Common::cleanup(std::function<void()> fn) { state_->add_cleanup(std::move(fn)); }
+
+std::string Common::tempdir() {
+  std::string base = std::filesystem::temp_directory_path().string();
+  std::string name = state_->full_name();
+  for (char& c : name) {
+    if (c == '/' || c == '#') c = '_';
+  }
+  std::string pattern = base + "/" + name + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    fatal("tempdir: cannot create a directory in " + base);
+  }
+  std::string dir = pattern;
+  state_->add_cleanup([dir] {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  });
+  return dir;
+}
+
+}  // namespace cfuzz

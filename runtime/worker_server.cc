@@ -1,0 +1,465 @@
+#include "runtime/worker_server.h"
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "core/coverage.h"
+#include "core/input_area.h"
+#include "core/minimizer.h"
+#include "core/mutator.h"
+#include "core/pcg.h"
+#include "core/rpc.h"
+#include "core/shm_layout.h"
+#include "corpus_format/value.h"
+#include "runtime/cmp_table.h"
+#include "runtime/coverage_registry.h"
+#include "runtime/crash_handler.h"
+#include "runtime/executor.h"
+#include "runtime/test_body.h"
+
+namespace cfuzz::runtime {
+
+namespace {
+
+namespace rpc = core::rpc;
+using core::FailureKind;
+using core::FailureRecord;
+
+std::uint64_t monotonic_ns(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+[[noreturn]] void die_internal(const std::string& why) {
+  std::fprintf(stderr, "cfuzz worker: %s\n", why.c_str());
+  std::fflush(stderr);
+  _exit(rpc::kWorkerExitInternal);
+}
+
+struct FdIdentity {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool read(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return false;
+    dev = st.st_dev;
+    ino = st.st_ino;
+    return true;
+  }
+  bool same_as(int fd) const {
+    FdIdentity now;
+    return now.read(fd) && now.dev == dev && now.ino == ino;
+  }
+};
+
+class WorkerServer {
+ public:
+  WorkerServer(detail::TestState& f, core::ShmView shm)
+      : ex_(f), shm_(shm), hdr_(shm.header()), mutator_(kDefaultMaxLen) {
+    const auto& cov = coverage_registry();
+    touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
+    if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
+      die_internal("the RPC descriptors 3 and 4 are not open; workers are started by `cfuzz run`");
+    }
+  }
+
+  [[noreturn]] void serve() {
+    char buf[65536];
+    rpc::LineBuffer lines;
+    for (;;) {
+      std::optional<std::string> line;
+      try {
+        line = lines.next_line();
+      } catch (const rpc::ProtocolError& e) {
+        die_internal(e.what());
+      }
+      if (!line) {
+        ssize_t n = ::read(rpc::kRequestFd, buf, sizeof buf);
+        if (n == 0) _exit(0);  // the coordinator closed the pipe: shut down
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          rpc_lost("cannot read RPC requests from fd 3 (closed by the target?)");
+        }
+        lines.append(buf, static_cast<std::size_t>(n));
+        continue;
+      }
+      rpc::Response response = handle(*line);
+      reply(response);
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kDefaultMaxLen = 4096;
+
+  rpc::Response handle(const std::string& line) {
+    rpc::Response resp;
+    rpc::Request req;
+    try {
+      req = rpc::decode_request(line);
+    } catch (const rpc::ProtocolError& e) {
+      die_internal(std::string("bad request from the coordinator: ") + e.what());
+    }
+    resp.id = req.id;
+    try {
+      nlohmann::json result;
+      if (req.method == "ping") {
+        rpc::PingResult r;
+        r.pid = getpid();
+        r.test = ex_types_test_name();
+        for (auto t : ex_.types()) r.types.emplace_back(corpus::go_type_name(t));
+        r.counters = coverage_registry().total_counters;
+        result = r;
+      } else if (req.method == "fuzz") {
+        result = fuzz(req.params.get<rpc::FuzzParams>());
+      } else if (req.method == "exec") {
+        result = exec();
+      } else if (req.method == "minimize") {
+        result = minimize(req.params.get<rpc::MinimizeParams>());
+      } else {
+        resp.ok = false;
+        resp.error_code = rpc::kMethodNotFound;
+        resp.error_message = "unknown method " + req.method;
+        return resp;
+      }
+      resp.ok = true;
+      resp.result = std::move(result);
+    } catch (const nlohmann::json::exception& e) {
+      resp.ok = false;
+      resp.error_code = rpc::kInvalidParams;
+      resp.error_message = e.what();
+    } catch (const std::exception& e) {
+      resp.ok = false;
+      resp.error_code = rpc::kServerError;
+      resp.error_message = e.what();
+    }
+    return resp;
+  }
+
+  std::string ex_types_test_name() const { return ex_.last_input().test_name(); }
+
+  // The target may have closed or replaced the descriptors: then no reply can reach the
+  // coordinator, and the worker says so by its exit code and the failure record.
+  void reply(const rpc::Response& r) {
+    if (!in_id_.same_as(rpc::kRequestFd) || !out_id_.same_as(rpc::kResponseFd)) {
+      rpc_lost("the target closed or replaced the RPC descriptors (fd 3 and 4)");
+    }
+    if (!rpc::write_all(rpc::kResponseFd, rpc::encode_response(r))) {
+      rpc_lost("cannot write RPC responses to fd 4");
+    }
+  }
+
+  [[noreturn]] void rpc_lost(const char* why, bool exact = false) {
+    if (hdr_.failure.kind == static_cast<std::uint32_t>(FailureKind::None)) {
+      hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
+      hdr_.failure.flags = exact ? core::kFailureExactInput : 0;
+      core::failure_set(hdr_.failure.detail, "rpc-corrupted");
+      core::failure_set(hdr_.failure.message, why);
+    }
+    std::fprintf(stderr, "cfuzz worker: %s\n", why);
+    std::fflush(stderr);
+    _exit(rpc::kWorkerExitRpcLost);
+  }
+
+  // Paranoid mode (a replay of a call during which the target damaged the RPC channel):
+  // the real descriptors move out of the way and fds 3 and 4 become decoy pipes that only
+  // this process reads, so that after each execution a write to fd 4, or fd 3 or 4 closed
+  // or replaced, is seen at once and pinned on that execution's input.
+  class Decoys {
+   public:
+    Decoys() {
+      real_in_ = fcntl(rpc::kRequestFd, F_DUPFD_CLOEXEC, 64);
+      real_out_ = fcntl(rpc::kResponseFd, F_DUPFD_CLOEXEC, 64);
+      int in[2], out[2];
+      if (real_in_ < 0 || real_out_ < 0 || pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+        die_internal("cannot set up decoy descriptors");
+      }
+      dup2(in[0], rpc::kRequestFd);
+      dup2(out[1], rpc::kResponseFd);
+      close(in[0]);
+      close(out[1]);
+      in_writer_ = in[1];
+      out_reader_ = out[0];
+      in_id_.read(rpc::kRequestFd);
+      out_id_.read(rpc::kResponseFd);
+    }
+    ~Decoys() {
+      dup2(real_in_, rpc::kRequestFd);
+      dup2(real_out_, rpc::kResponseFd);
+      for (int fd : {real_in_, real_out_, in_writer_, out_reader_}) close(fd);
+    }
+    bool intact() const {
+      int pending = 0;
+      return in_id_.same_as(rpc::kRequestFd) && out_id_.same_as(rpc::kResponseFd) &&
+             ioctl(out_reader_, FIONREAD, &pending) == 0 && pending == 0;
+    }
+
+   private:
+    int real_in_ = -1, real_out_ = -1, in_writer_ = -1, out_reader_ = -1;
+    FdIdentity in_id_, out_id_;
+  };
+
+  // Checks that an input area holds values of the fuzz function's types.
+  void check_area(const core::InputAreaHeader& a, const char* what) const {
+    const auto& types = ex_.types();
+    if (a.count != types.size()) {
+      throw std::runtime_error(std::string(what) + " input has " + std::to_string(a.count) +
+                               " values, the fuzz function takes " + std::to_string(types.size()));
+    }
+    for (std::uint32_t i = 0; i < a.count; ++i) {
+      if (a.slots[i].type != static_cast<std::uint8_t>(types[i]) || a.slots[i].len > a.slot_capacity) {
+        throw std::runtime_error(std::string(what) + " input does not match the fuzz function's types");
+      }
+    }
+  }
+
+  void prepare_args(core::InputAreaHeader& a) {
+    for (std::uint32_t i = 0; i < a.count; ++i) {
+      const core::SlotHeader& s = a.slots[i];
+      if (s.type == static_cast<std::uint8_t>(corpus::Type::Bytes) ||
+          s.type == static_cast<std::uint8_t>(corpus::Type::String)) {
+        args_[i] = detail::ArgView{buffers_.fill(i, core::ShmView::slot_data(a, i), s.len), s.len, 0};
+      } else {
+        args_[i] = detail::ArgView{nullptr, 0, s.bits};
+      }
+    }
+  }
+
+  // Runs what is in the `current` area, counts it, and scans the coverage it produced.
+  RunResult run_current(FailureRecord* failure, std::uint64_t count, bool* fresh) {
+    prepare_args(shm_.current());
+    hdr_.exec_count.store(count, std::memory_order_relaxed);
+    begin_execution();
+    RunResult r = ex_.run(args_, {}, failure);
+    end_execution();
+    const auto& cov = coverage_registry();
+    *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(),
+                                     &touched_count_);
+    return r;
+  }
+
+  void write_snapshot() {
+    core::CounterScanner::write_snapshot(touched_.data(), touched_count_, shm_.snapshot(),
+                                         hdr_.counters_len);
+  }
+
+  std::uint64_t new_bits() const {
+    return core::count_new_bits(shm_.snapshot(), shm_.mask(), hdr_.counters_len);
+  }
+
+  void start_call() {
+    hdr_.exec_count.store(0, std::memory_order_relaxed);
+    core::failure_clear(hdr_.failure);
+    const auto& cov = coverage_registry();
+    core::CounterScanner::clear(cov.regions, cov.region_count);
+  }
+
+  rpc::FuzzResult fuzz(const rpc::FuzzParams& p) {
+    check_area(shm_.base(), "base");
+    const core::InputAreaHeader* splice = nullptr;
+    if (shm_.splice().count == shm_.base().count) {
+      check_area(shm_.splice(), "splice");
+      splice = &shm_.splice();
+    }
+    std::uint64_t max_len = p.max_len != 0 ? p.max_len : kDefaultMaxLen;
+    if (max_len != mutator_max_len_) {
+      mutator_ = core::Mutator(max_len);
+      mutator_max_len_ = max_len;
+    }
+    start_call();
+    rng_.reseed(p.seed, 1);
+    // What a call does depends only on its inputs and seed (so it can be replayed): no
+    // comparisons carried over from earlier calls.
+    cmp_table().clear();
+    cmp_table().set_enabled(true);
+    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+    std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
+    rpc::FuzzResult res;
+    res.status = "ok";
+    FailureRecord failure;
+    std::uint64_t count = 0;
+    std::optional<Decoys> decoys;
+    if (p.paranoid) decoys.emplace();
+    for (;;) {
+      // Go's chain: five stacked mutations, then back to the original input.
+      if (count % 5 == 0) {
+        core::copy_input_area(shm_.base(), shm_.current());
+        hdr_.rng_state = rng_.state();
+        hdr_.rng_inc = rng_.inc();
+      }
+      mutator_.mutate(shm_.current(), splice, rng_);
+      bool fresh = false;
+      RunResult r = run_current(&failure, ++count, &fresh);
+      if (decoys && !decoys->intact()) {
+        rpc_lost("the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)", true);
+      }
+      if (r == RunResult::Fail) {
+        hdr_.failure = failure;
+        res.status = "failure";
+        break;
+      }
+      if (fresh) {
+        write_snapshot();
+        res.new_bits = new_bits();
+        res.status = "interesting";
+        break;
+      }
+      if (p.limit != 0 && count >= p.limit) break;
+      if (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline) break;
+    }
+    cmp_table().set_enabled(false);
+    res.execs = count;
+    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+    res.exec_ns = count != 0 ? res.duration_ns / count : 0;
+    return res;
+  }
+
+  rpc::ExecResult exec() {
+    check_area(shm_.base(), "base");
+    start_call();
+    core::copy_input_area(shm_.base(), shm_.current());
+    FailureRecord failure;
+    bool fresh = false;
+    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+    RunResult r = run_current(&failure, 1, &fresh);
+    rpc::ExecResult res;
+    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+    write_snapshot();
+    res.new_bits = new_bits();
+    if (r == RunResult::Fail) {
+      hdr_.failure = failure;
+      res.status = "failure";
+    } else {
+      res.status = r == RunResult::Skip ? "skipped" : "ok";
+    }
+    return res;
+  }
+
+  rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
+    check_area(shm_.base(), "base");
+    bool coverage_mode = p.mode == "coverage";
+    if (!coverage_mode && p.mode != "failure") throw std::invalid_argument("unknown minimize mode " + p.mode);
+    FailureRecord target{};
+    target.kind = p.target.kind;
+    target.exit_code = p.target.exit_code;
+    core::failure_set(target.detail, p.target.detail);
+    core::failure_set(target.site, p.target.site);
+    // The bits to keep are in the mask area; keep a private copy, since the snapshot
+    // comparison reads the mask area too.
+    std::vector<std::uint8_t> keep(shm_.mask(), shm_.mask() + hdr_.counters_len);
+
+    start_call();
+    std::uint64_t packed[6];
+    std::copy(p.state.begin(), p.state.end(), packed);
+    core::Minimizer m(core::load_entry(shm_.base()), core::MinimizerState::unpack(packed));
+    if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
+    core::copy_input_area(shm_.base(), shm_.best());
+    hdr_.minimize.active = 1;
+
+    rpc::MinimizeResult res;
+    res.status = "done";
+    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+    std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
+    std::uint64_t count = 0;
+    corpus::Entry candidate;
+    FailureRecord failure;
+    for (;;) {
+      if ((p.limit != 0 && count >= p.limit) ||
+          (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
+        res.status = "budget";
+        break;
+      }
+      if (!m.next(&candidate)) break;
+      auto packed_state = m.state().pack();
+      std::copy(packed_state.begin(), packed_state.end(), hdr_.minimize.state);
+      hdr_.minimize.candidates = count + 1;
+      core::store_entry(shm_.current(), candidate);
+      bool fresh = false;
+      core::failure_clear(hdr_.failure);
+      RunResult r = run_current(&failure, ++count, &fresh);
+      bool qualifies;
+      if (coverage_mode) {
+        if (r == RunResult::Fail) {
+          // A new failure found while shrinking an interesting input: report it.
+          hdr_.failure = failure;
+          res.status = "failure";
+          break;
+        }
+        write_snapshot();
+        qualifies = core::covers(shm_.snapshot(), keep.data(), hdr_.counters_len);
+      } else {
+        qualifies = r == RunResult::Fail && core::same_failure(failure, target);
+      }
+      m.report(qualifies);
+      if (qualifies) {
+        core::store_entry(shm_.best(), m.best());
+        res.improved = true;
+      }
+    }
+    hdr_.minimize.active = 0;
+    res.execs = count;
+    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+    return res;
+  }
+
+  Executor ex_;
+  core::ShmView shm_;
+  core::ShmHeader& hdr_;
+  core::Mutator mutator_;
+  std::uint64_t mutator_max_len_ = kDefaultMaxLen;
+  core::Pcg rng_;
+  InputBuffers buffers_;
+  detail::ArgView args_[core::kMaxValues];
+  core::CounterScanner scanner_;
+  std::vector<core::CounterScanner::Touched> touched_;
+  std::size_t touched_count_ = 0;
+  FdIdentity in_id_, out_id_;
+};
+
+core::ShmView map_shared_memory() {
+  struct stat st;
+  if (fstat(rpc::kShmFd, &st) != 0) die_internal("no shared memory on fd 5; workers are started by `cfuzz run`");
+  auto size = static_cast<std::size_t>(st.st_size);
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, rpc::kShmFd, 0);
+  if (p == MAP_FAILED) die_internal(std::string("cannot map shared memory: ") + std::strerror(errno));
+  // The mapping stays; the descriptor is not needed any more, and the target cannot harm
+  // what it cannot see.
+  close(rpc::kShmFd);
+  if (!core::shm_header_valid(p, size)) die_internal("shared memory has an unexpected layout (cfuzz version mismatch?)");
+  return core::ShmView(p);
+}
+
+}  // namespace
+
+int serve_worker(const RegisteredTest& test) {
+  core::ShmView shm = map_shared_memory();
+  core::ShmHeader& hdr = shm.header();
+  ExecutionState& st = execution_state();
+  st.phase = &hdr.phase;
+  st.record = &hdr.failure;
+  st.worker = true;
+  install_crash_handlers();
+
+  auto f = run_test_body(test);
+  if (!f->fuzz_function()) die_internal(test.name + ": " + body_failure(*f));
+  const auto& cov = coverage_registry();
+  if (cov.total_counters > hdr.counters_capacity) {
+    die_internal("the target has more coverage counters than the shared memory was sized for");
+  }
+  hdr.counters_len = cov.total_counters;
+  WorkerServer server(*f, shm);
+  server.serve();
+}
+
+}  // namespace cfuzz::runtime
