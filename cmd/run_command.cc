@@ -1,0 +1,67 @@
+// `cfuzz run ./target`: fuzz one fuzz test of a target.
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "cmd/subcommands.h"
+#include "libfuzzdriver/coordinator.h"
+
+namespace cfuzz::cmd {
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto* sub = app.add_subcommand("run", "Fuzz a target built with cfuzz-clang++ (or cfuzz_add_fuzz_test)");
+  auto opts = std::make_shared<driver::RunOptions>();
+  auto fuzztime = std::make_shared<std::string>();
+  auto minimize_time = std::make_shared<std::string>("60s");
+  auto timeout = std::make_shared<std::string>("10s");
+  auto seed = std::make_shared<std::uint64_t>(0);
+
+  sub->add_option("target", opts->target, "The target binary")->required();
+  sub->add_option("--fuzz", opts->fuzz,
+                  "Regular expression selecting the one fuzz test to fuzz (not needed when the "
+                  "target has only one)");
+  sub->add_option("--fuzztime", *fuzztime,
+                  "How long to fuzz: a duration (30s, 10m, 1h30m) or a number of executions "
+                  "across all workers (100000x). Default: until interrupted or a failure");
+  sub->add_option("--fuzzminimizetime", *minimize_time,
+                  "Time (or executions, Nx) spent minimizing a failing input; 0 disables")
+      ->capture_default_str();
+  sub->add_option("--parallel,-p", opts->parallel, "Number of worker processes (default: number of CPUs)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
+      ->capture_default_str();
+  sub->add_option("--rss-limit-mb", opts->rss_limit_mb,
+                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)")
+      ->capture_default_str();
+  sub->add_option("--max-len", opts->max_len,
+                  "Longest []byte or string value the mutator produces (default: 4096, or the "
+                  "largest seed value, up to 1 MiB)");
+  auto* seed_opt = sub->add_option("--seed", *seed,
+                                   "Seed of the random generator: with the same seed, corpus and one "
+                                   "worker, a run repeats itself exactly");
+  sub->add_option("--cachedir", opts->cachedir,
+                  "Directory of the generated corpus of this target (entries go to DIR/<FuzzName>/). "
+                  "Default: $CFUZZ_CACHE, $XDG_CACHE_HOME/cfuzz or ~/.cache/cfuzz, per target");
+  sub->add_option("--srcdir", opts->srcdir,
+                  "Directory holding testdata/fuzz/<FuzzName>/ (default: what the target uses)");
+  sub->add_option("--dict", opts->dictionaries, "Dictionary file (AFL/libFuzzer format); may be repeated");
+  sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
+                "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
+  sub->add_flag("--json", opts->json, "Print progress and results as JSON lines");
+  sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
+
+  sub->callback([opts, fuzztime, minimize_time, timeout, seed, seed_opt, &exit_code] {
+    if (!fuzztime->empty()) opts->fuzztime = driver::Budget::parse(*fuzztime, "--fuzztime", false);
+    opts->minimize_time = driver::Budget::parse(*minimize_time, "--fuzzminimizetime", true);
+    auto t = driver::parse_go_duration(*timeout);
+    if (!t || t->count() <= 0) {
+      throw std::runtime_error("--timeout " + *timeout + ": expected a duration such as 10s or 500ms");
+    }
+    opts->timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*t);
+    if (seed_opt->count() > 0) opts->seed = *seed;
+    spdlog::set_level(opts->verbose ? spdlog::level::debug : spdlog::level::warn);
+    exit_code = driver::run_fuzzing(*opts);
+  });
+}
+
+}  // namespace cfuzz::cmd

@@ -1,0 +1,67 @@
+#include "libfuzzdriver/cache_dir.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <xxhash.h>
+
+#include "corpus_format/codec.h"
+#include "libfuzzdriver/content_name.h"
+#include "libfuzzdriver/file_io.h"
+
+namespace cfuzz::driver {
+
+namespace fs = std::filesystem;
+
+std::string default_cache_root() {
+  if (const char* c = std::getenv("CFUZZ_CACHE"); c != nullptr && c[0] != '\0') return c;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && x[0] != '\0') {
+    return std::string(x) + "/cfuzz";
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && h[0] != '\0') return std::string(h) + "/.cache/cfuzz";
+  return (fs::temp_directory_path() / "cfuzz-cache").string();
+}
+
+std::string target_cache_dir(const std::string& cachedir_flag, const std::string& target_abs_path) {
+  if (!cachedir_flag.empty()) return cachedir_flag;
+  // The path identifies the target across rebuilds; the name keeps the directory readable.
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(XXH3_64bits(target_abs_path.data(), target_abs_path.size())));
+  return default_cache_root() + "/" + fs::path(target_abs_path).filename().string() + "-" +
+         std::string(hash, 8);
+}
+
+std::string cache_dir_for(const std::string& cachedir_flag, const std::string& target_abs_path,
+                          const std::string& test) {
+  return target_cache_dir(cachedir_flag, target_abs_path) + "/" + test;
+}
+
+CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types) {
+  CacheContents c;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return c;
+  for (const auto& path : list_regular_files(dir)) {
+    try {
+      corpus::Entry e = corpus::read_file(path.string());
+      corpus::check_types(e, types, path.string());
+      c.entries.push_back(CachedEntry{path.filename().string(), std::move(e)});
+    } catch (const std::exception& e) {
+      c.skipped.push_back(e.what());
+    }
+  }
+  return c;
+}
+
+std::string save_to_cache(const std::string& dir, const corpus::Entry& entry) {
+  std::string text = corpus::encode(entry);
+  std::string name = content_name(text);
+  make_directories(dir);
+  fs::path path = fs::path(dir) / name;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) write_file_atomic(path, text);
+  return name;
+}
+
+}  // namespace cfuzz::driver

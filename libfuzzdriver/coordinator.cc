@@ -1,0 +1,520 @@
+#include "libfuzzdriver/coordinator.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "core/coverage.h"
+#include "core/input_area.h"
+#include "core/rpc.h"
+#include "corpus_format/codec.h"
+#include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/content_name.h"
+#include "libfuzzdriver/file_io.h"
+
+namespace cfuzz::driver {
+
+namespace rpc = core::rpc;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+// A fuzz call runs this long before the worker reports back (Go's 100ms): long enough to
+// make the RPC's cost negligible, short enough for the coordinator to share new coverage
+// and to stop quickly.
+constexpr std::uint64_t kCallMillis = 100;
+// Executions per call when a --seed makes calls count-bounded instead of time-bounded.
+constexpr std::uint64_t kSeededCallExecs = 20000;
+constexpr std::uint64_t kDefaultMaxLen = 4096;
+constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
+
+std::uint64_t byte_size(const corpus::Entry& e) { return core::entry_size(e); }
+
+std::uint64_t largest_value(const corpus::Entry& e) {
+  std::uint64_t m = 0;
+  for (const auto& v : e) {
+    if (const auto* b = std::get_if<corpus::Bytes>(&v)) m = std::max<std::uint64_t>(m, b->size());
+    if (const auto* s = std::get_if<std::string>(&v)) m = std::max<std::uint64_t>(m, s->size());
+  }
+  return m;
+}
+
+}  // namespace
+
+int run_fuzzing(const RunOptions& options) {
+  Coordinator c(options);
+  return c.run();
+}
+
+Coordinator::Coordinator(RunOptions options)
+    : opts_(std::move(options)), reporter_(opts_.json, stdout) {}
+
+Coordinator::~Coordinator() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+std::vector<std::string> Coordinator::worker_environment() const {
+  // Sanitizer settings for fuzzing, placed before the user's own so that theirs win:
+  // UBSan and TSan reports must end the process (they only print otherwise), and leak
+  // reports at a worker's normal exit are not failures of any input.
+  auto with_user = [](const char* name, const std::string& ours) {
+    const char* user = std::getenv(name);
+    return std::string(name) + "=" + ours + (user != nullptr && user[0] != '\0' ? ":" + std::string(user) : "");
+  };
+  return {with_user("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1"),
+          with_user("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
+          with_user("TSAN_OPTIONS", "halt_on_error=1")};
+}
+
+WorkerConfig Coordinator::worker_config() const {
+  WorkerConfig c;
+  c.target = target_.abs_path;
+  c.test = test_.name;
+  c.env = worker_environment();
+  c.types = test_.types;
+  c.timeout = opts_.timeout;
+  c.rss_limit_mb = opts_.rss_limit_mb;
+  c.slot_capacity = slot_capacity_;
+  c.counters = target_.counters;
+  return c;
+}
+
+void Coordinator::load_corpus() {
+  auto add = [&](std::string name, Origin origin, corpus::Entry values) {
+    CorpusEntry e;
+    e.name = std::move(name);
+    e.origin = origin;
+    e.encoded = values.empty() ? std::string() : corpus::encode(values);
+    e.size = byte_size(values);
+    e.values = std::move(values);
+    corpus_.add(std::move(e));
+  };
+  for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
+    add("seed#" + std::to_string(i), Origin::Seed, test_.seeds[i]);
+  }
+  // Committed corpus files must be well-formed: a bad one is an error, as in a seed run.
+  std::string testdata = target_.srcdir + "/testdata/fuzz/" + test_.name;
+  std::error_code ec;
+  if (std::filesystem::is_directory(testdata, ec)) {
+    for (const auto& path : list_regular_files(testdata)) {
+      corpus::Entry e = corpus::read_file(path.string());
+      corpus::check_types(e, test_.types, path.string());
+      add(path.filename().string(), Origin::Testdata, std::move(e));
+    }
+  }
+  // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
+  CacheContents cached = load_cache(cache_dir_, test_.types);
+  for (auto& c : cached.entries) add(c.name, Origin::Cache, std::move(c.values));
+  if (!cached.skipped.empty()) {
+    reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " +
+                      cache_dir_ + " (first: " + cached.skipped.front() + ")");
+  }
+}
+
+int Coordinator::run() {
+  start_ = Clock::now();
+  target_ = describe_target(opts_.target, opts_.srcdir, worker_environment());
+  test_ = target_.select(opts_.fuzz);
+  if (!test_.error.empty()) {
+    // The test body failed before f.fuzz (f.fail, f.skip, an exception): a test failure.
+    FailureReport r;
+    r.test = test_.name;
+    r.failure.kind = static_cast<std::uint32_t>(core::FailureKind::Returned);
+    core::failure_set(r.failure.message, test_.error);
+    reporter_.failure(r);
+    return 1;
+  }
+  if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
+  cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
+  load_corpus();
+
+  std::uint64_t largest = 0;
+  for (std::size_t i = 0; i < corpus_.size(); ++i) largest = std::max(largest, largest_value(corpus_.at(i).values));
+  max_len_ = opts_.max_len != 0 ? opts_.max_len
+                                : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
+  slot_capacity_ = std::max(max_len_, largest);
+  mask_.assign(target_.counters, 0);
+  master_seed_ = opts_.seed ? *opts_.seed
+                            : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
+                                  (static_cast<std::uint64_t>(getpid()) << 32);
+  rng_.reseed(master_seed_, 0x5eed);
+
+  parallel_ = opts_.parallel > 0 ? opts_.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (opts_.fuzztime.count && *opts_.fuzztime.count < static_cast<std::uint64_t>(parallel_)) {
+    parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
+  }
+  baseline_total_ = corpus_.size();
+  spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path,
+                test_.name, target_.counters, corpus_.size(), cache_dir_, max_len_);
+
+  // SIGINT/SIGTERM are taken by the main thread alone (sigtimedwait below); workers'
+  // threads and processes never see them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  reporter_.baseline(Clock::now() - start_, 0, baseline_total_);
+  in_fuzz_call_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parallel_));
+  WorkerConfig config = worker_config();
+  for (int i = 0; i < parallel_; ++i) {
+    workers_.push_back(std::make_unique<Worker>(i, config));
+    in_fuzz_call_[static_cast<std::size_t>(i)] = false;
+  }
+  running_threads_ = parallel_;
+  for (int i = 0; i < parallel_; ++i) {
+    threads_.emplace_back([this, i] { worker_main(static_cast<std::size_t>(i)); });
+  }
+  supervise();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+
+  if (!fatal_error_.empty() && failures_.empty()) throw std::runtime_error(fatal_error_);
+  Progress p = progress_now(Clock::now() - start_);
+  double secs = std::chrono::duration<double>(p.elapsed).count();
+  p.rate = secs > 0 ? static_cast<double>(p.execs) / secs : 0;
+  reporter_.done(p, static_cast<int>(failures_.size()));
+  return failures_.empty() ? 0 : 1;
+}
+
+void Coordinator::supervise() {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  auto next_line = start_ + std::chrono::seconds(3);
+  std::uint64_t last_execs = 0;
+  auto last_time = start_;
+  int interrupts = 0;
+  while (running_threads_.load() > 0) {
+    timespec tick{0, 50 * 1000 * 1000};
+    int sig = sigtimedwait(&stop_signals, nullptr, &tick);
+    if (sig == SIGINT || sig == SIGTERM) {
+      if (++interrupts > 1) {
+        for (auto& w : workers_) w->kill();  // a second interrupt: no more waiting
+      }
+      request_stop();
+    }
+    auto now = Clock::now();
+    if (opts_.fuzztime.time && now - start_ >= *opts_.fuzztime.time) request_stop();
+    bool announce = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (baseline_finished_ && !baseline_announced_) {
+        baseline_announced_ = true;
+        announce = true;
+      }
+    }
+    if (announce) reporter_.fuzzing_started(now - start_, baseline_total_, parallel_);
+    if (now >= next_line) {
+      Progress p = progress_now(now - start_);
+      double secs = std::chrono::duration<double>(now - last_time).count();
+      p.rate = secs > 0 ? static_cast<double>(p.execs - std::min(p.execs, last_execs)) / secs : 0;
+      last_execs = p.execs;
+      last_time = now;
+      bool in_baseline;
+      std::size_t done;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        in_baseline = !baseline_finished_;
+        done = baseline_done_;
+      }
+      if (in_baseline) {
+        reporter_.baseline(now - start_, done, baseline_total_);
+      } else {
+        reporter_.progress(p);
+      }
+      next_line = now + std::chrono::seconds(3);
+    }
+  }
+}
+
+Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
+  Progress p;
+  p.elapsed = elapsed;
+  std::lock_guard<std::mutex> lock(mu_);
+  p.execs = execs_done_;
+  // Executions of calls still running, read live from shared memory.
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    if (in_fuzz_call_[i].load()) p.execs += workers_[i]->shm().header().exec_count.load(std::memory_order_relaxed);
+  }
+  p.new_interesting = new_interesting_;
+  p.total = corpus_.size();
+  p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
+  p.covered_counters = core::count_covered(mask_.data(), mask_.size());
+  return p;
+}
+
+void Coordinator::request_stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+}
+
+std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!opts_.fuzztime.count) return wanted;
+  std::uint64_t left = *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_);
+  std::uint64_t granted = std::min(wanted, left);
+  execs_reserved_ += granted;
+  return granted;
+}
+
+void Coordinator::settle(std::uint64_t reserved, std::uint64_t used) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (opts_.fuzztime.count) {
+      execs_reserved_ -= std::min(execs_reserved_, reserved);
+      used = std::min(used, reserved);
+    }
+    execs_done_ += used;
+    if (opts_.fuzztime.count && execs_done_ >= *opts_.fuzztime.count) stop_ = true;
+  }
+  cv_.notify_all();
+}
+
+Coordinator::Job Coordinator::next_job() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    if (stop_) return Job{};
+    // Baseline first: every corpus entry runs once, and its coverage goes into the mask.
+    if (!baseline_retry_.empty() || baseline_next_ < baseline_total_) {
+      bool budget = !opts_.fuzztime.count || execs_done_ + execs_reserved_ < *opts_.fuzztime.count;
+      if (!budget) {
+        if (execs_reserved_ == 0) {
+          stop_ = true;
+          return Job{};
+        }
+      } else {
+        Job j;
+        j.kind = Job::Kind::Baseline;
+        if (!baseline_retry_.empty()) {
+          j.entry = baseline_retry_.back();
+          baseline_retry_.pop_back();
+        } else {
+          j.entry = baseline_next_++;
+        }
+        j.limit = 1;
+        if (opts_.fuzztime.count) execs_reserved_ += 1;
+        return j;
+      }
+    } else if (!baseline_finished_ && baseline_done_ >= baseline_total_) {
+      baseline_finished_ = true;
+      if (corpus_.empty()) {
+        // Go fuzzes the zero values when there is nothing else.
+        CorpusEntry e;
+        e.name = "zero";
+        e.origin = Origin::Found;
+        for (auto t : test_.types) e.values.push_back(corpus::zero_value(t));
+        e.encoded = corpus::encode(e.values);
+        e.size = byte_size(e.values);
+        corpus_.add(std::move(e));
+        lock.unlock();
+        reporter_.warning("starting with empty corpus");
+        lock.lock();
+      }
+      cv_.notify_all();
+    }
+    if (baseline_finished_) {
+      Job j;
+      j.kind = Job::Kind::Fuzz;
+      std::uint64_t per_call = opts_.seed ? kSeededCallExecs : 0;
+      if (opts_.fuzztime.count) {
+        std::uint64_t left = *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_);
+        if (left == 0) {
+          if (execs_reserved_ == 0) {
+            stop_ = true;
+            return Job{};
+          }
+          cv_.wait_for(lock, milliseconds(50));
+          continue;
+        }
+        std::uint64_t share = (left + static_cast<std::uint64_t>(parallel_) - 1) / static_cast<std::uint64_t>(parallel_);
+        per_call = per_call != 0 ? std::min(per_call, share) : share;
+        execs_reserved_ += per_call;
+      }
+      j.limit = per_call;
+      j.deadline_ms = opts_.seed ? 0 : kCallMillis;
+      j.entry = corpus_.pick(rng_);
+      j.splice = corpus_.pick(rng_);
+      j.seed = core::derive_seed(master_seed_, calls_++);
+      corpus_.at(j.entry).fuzz_calls++;
+      return j;
+    }
+    // Baseline entries are still running in other workers.
+    cv_.wait_for(lock, milliseconds(50));
+  }
+}
+
+bool Coordinator::start_worker(Worker& w) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    try {
+      w.start();
+      return true;
+    } catch (const std::exception& e) {
+      if (attempt == 2) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (fatal_error_.empty()) fatal_error_ = e.what();
+        stop_ = true;
+        return false;
+      }
+      spdlog::warn("worker {}: {}; retrying", w.index(), e.what());
+      std::this_thread::sleep_for(milliseconds(100 * (attempt + 1)));
+    }
+  }
+  return false;
+}
+
+void Coordinator::worker_main(std::size_t index) {
+  Worker& w = *workers_[index];
+  for (;;) {
+    Job job = next_job();
+    if (job.kind == Job::Kind::Stop) break;
+    if (!w.running() && !start_worker(w)) {
+      if (job.kind == Job::Kind::Baseline) {
+        std::lock_guard<std::mutex> lock(mu_);
+        baseline_retry_.push_back(job.entry);
+      }
+      settle(job.limit, 0);
+      cv_.notify_all();
+      break;
+    }
+    try {
+      if (job.kind == Job::Kind::Baseline) {
+        run_baseline(w, job);
+      } else {
+        run_fuzz(w, job);
+      }
+    } catch (const std::exception& e) {
+      // A bug or an I/O error: stop the run, saying why.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (fatal_error_.empty()) fatal_error_ = e.what();
+      stop_ = true;
+    }
+  }
+  w.stop();
+  running_threads_--;
+  cv_.notify_all();
+}
+
+void Coordinator::run_baseline(Worker& w, const Job& job) {
+  CorpusEntry entry;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    entry = corpus_.at(job.entry);
+  }
+  core::ShmView shm = w.shm().view();
+  core::store_entry(shm.base(), entry.values);
+  CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+  settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
+  auto finish = [&] {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++baseline_done_;
+    cv_.notify_all();
+  };
+  const CorpusEntry* as_seed = entry.origin == Origin::Seed || entry.origin == Origin::Testdata ? &entry : nullptr;
+  if (r.kind == CallOutcome::Kind::Ok) {
+    auto res = r.result.get<rpc::ExecResult>();
+    if (res.status == "failure") {
+      core::FailureRecord rec = shm.header().failure;
+      refine_sanitizer_detail(rec, w.output());
+      finish();
+      handle_failure(w, rec, entry.values, w.output(), as_seed);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
+    }
+    finish();
+    return;
+  }
+  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+    finish();
+    handle_failure(w, r.failure, entry.values, w.output(), as_seed);
+    return;
+  }
+  // The worker died for some other reason (killed from outside): run the entry again.
+  spdlog::warn("worker {}: {}; restarting it", w.index(), r.error);
+  w.kill();
+  std::lock_guard<std::mutex> lock(mu_);
+  baseline_retry_.push_back(job.entry);
+}
+
+void Coordinator::run_fuzz(Worker& w, const Job& job) {
+  corpus::Entry base, splice;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    base = corpus_.at(job.entry).values;
+    splice = corpus_.at(job.splice).values;
+    std::memcpy(w.shm().view().mask(), mask_.data(), mask_.size());
+  }
+  core::ShmView shm = w.shm().view();
+  core::store_entry(shm.base(), base);
+  if (job.splice != job.entry) {
+    core::store_entry(shm.splice(), splice);
+  } else {
+    shm.splice().count = 0;
+  }
+  rpc::FuzzParams params;
+  params.seed = job.seed;
+  params.limit = job.limit;
+  params.deadline_ms = job.deadline_ms;
+  params.max_len = max_len_;
+  in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
+  CallOutcome r = w.call("fuzz", params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
+  }
+  settle(job.limit, r.execs);
+
+  switch (r.kind) {
+    case CallOutcome::Kind::Ok: {
+      auto res = r.result.get<rpc::FuzzResult>();
+      if (res.status == "interesting") {
+        handle_interesting(w, job.entry);
+      } else if (res.status == "failure") {
+        core::FailureRecord rec = shm.header().failure;
+        handle_failure(w, rec, core::load_entry(shm.current()), w.output(), nullptr);
+      }
+      return;
+    }
+    case CallOutcome::Kind::Error:
+      spdlog::warn("worker {}: {}; restarting it", w.index(), r.error);
+      w.kill();
+      return;
+    case CallOutcome::Kind::Died:
+    case CallOutcome::Kind::ProtocolError:
+      if (r.input_fault && r.exact_input) {
+        handle_failure(w, r.failure, core::load_entry(shm.current()), w.output(), nullptr);
+      } else if (r.input_fault) {
+        replay_damaged_call(w, job, base, splice, r);
+      } else {
+        reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
+        w.kill();
+      }
+      return;
+  }
+}
+
+}  // namespace cfuzz::driver

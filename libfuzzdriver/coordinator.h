@@ -1,0 +1,116 @@
+// The coordinator of `cfuzz run` (Go's internal/fuzz/fuzz.go): loads the corpus, starts
+// the workers, measures the baseline coverage of every seed, then hands out inputs to
+// fuzz until the budget runs out, an interrupt, or a failure. Interesting inputs found by
+// workers are checked against the global coverage mask, minimized and kept; failures are
+// minimized, written to testdata/fuzz/<Name>/ and reported.
+//
+// One thread per worker runs that worker's calls synchronously (like Go's goroutine per
+// worker); they share the corpus and the mask under one mutex. The main thread prints
+// progress every 3 seconds and turns SIGINT/SIGTERM into a clean stop.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/pcg.h"
+#include "libfuzzdriver/corpus.h"
+#include "libfuzzdriver/reporter.h"
+#include "libfuzzdriver/run_options.h"
+#include "libfuzzdriver/target_info.h"
+#include "libfuzzdriver/worker.h"
+
+namespace cfuzz::driver {
+
+// Runs `cfuzz run`. Returns 0 (no failure) or 1 (a failure, or a failing seed); throws
+// std::runtime_error for usage and setup errors (exit code 2).
+int run_fuzzing(const RunOptions& options);
+
+class Coordinator {
+ public:
+  explicit Coordinator(RunOptions options);
+  ~Coordinator();
+  int run();
+
+ private:
+  struct Job {
+    enum class Kind { Stop, Baseline, Fuzz } kind = Kind::Stop;
+    std::size_t entry = 0;
+    std::size_t splice = 0;
+    std::uint64_t seed = 0;
+    std::uint64_t limit = 0;  // executions reserved for this call
+    std::uint64_t deadline_ms = 0;
+  };
+
+  // Setup (coordinator.cc).
+  void load_corpus();
+  WorkerConfig worker_config() const;
+  std::vector<std::string> worker_environment() const;
+
+  // The main thread.
+  void supervise();
+  Progress progress_now(std::chrono::nanoseconds elapsed);
+
+  // Worker threads.
+  void worker_main(std::size_t index);
+  Job next_job();
+  void run_baseline(Worker& w, const Job& job);
+  void run_fuzz(Worker& w, const Job& job);
+  bool start_worker(Worker& w);
+  void request_stop();
+
+  // Execution budget for `--fuzztime Nx`: every execution is reserved before it is asked
+  // for and settled after, so that the total is exact.
+  std::uint64_t reserve(std::uint64_t wanted);
+  void settle(std::uint64_t reserved, std::uint64_t used);
+
+  // What workers find (findings.cc).
+  void handle_interesting(Worker& w, std::size_t parent);
+  void handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
+                      std::string output, const CorpusEntry* seed);
+  void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
+                           const corpus::Entry& splice, const CallOutcome& first);
+  std::string write_failing_input(const corpus::Entry& input, std::string* rerun);
+
+  RunOptions opts_;
+  TargetInfo target_;
+  TestInfo test_;
+  std::string cache_dir_;
+  std::uint64_t max_len_ = 0;
+  std::uint64_t slot_capacity_ = 0;
+  int parallel_ = 1;
+  Reporter reporter_;
+  std::chrono::steady_clock::time_point start_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  Corpus corpus_;
+  std::vector<std::uint8_t> mask_;
+  core::Pcg rng_;
+  std::uint64_t master_seed_ = 0;
+  std::uint64_t calls_ = 0;
+  std::size_t baseline_total_ = 0, baseline_next_ = 0, baseline_done_ = 0;
+  std::vector<std::size_t> baseline_retry_;
+  bool baseline_finished_ = false;
+  bool baseline_announced_ = false;
+  std::uint64_t execs_done_ = 0, execs_reserved_ = 0;
+  std::uint64_t new_interesting_ = 0;
+  bool stop_ = false;            // no new jobs; threads finish and exit
+  bool failure_claimed_ = false;  // a worker is handling the failure that ends the run
+  std::set<std::string> failure_signatures_;
+  std::vector<FailureReport> failures_;
+  std::string fatal_error_;
+
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> threads_;
+  std::unique_ptr<std::atomic<bool>[]> in_fuzz_call_;
+  std::atomic<int> running_threads_{0};
+};
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,257 @@
+// What the coordinator does with what workers find: inputs with new coverage join the
+// corpus (minimized first, as Go does), and failures are minimized, saved to
+// testdata/fuzz/<Name>/ and reported.
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "core/coverage.h"
+#include "core/input_area.h"
+#include "core/rpc.h"
+#include "corpus_format/codec.h"
+#include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/content_name.h"
+#include "libfuzzdriver/coordinator.h"
+#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/minimize_driver.h"
+#include "libfuzzdriver/symbolizer.h"
+
+namespace cfuzz::driver {
+
+namespace rpc = core::rpc;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+// Minimizing a new-coverage input must not hold up fuzzing for long.
+constexpr milliseconds kInterestingMinimizeTime{1000};
+constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
+
+std::string input_summary(const corpus::Entry& e) {
+  std::string text = corpus::encode(e);
+  std::string lines = text.substr(text.find('\n') + 1);
+  if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+  for (char& c : lines) {
+    if (c == '\n') c = ' ';
+  }
+  if (lines.size() > 300) lines = lines.substr(0, 300) + "...";
+  return lines + " (" + std::to_string(core::entry_size(e)) + " bytes)";
+}
+
+std::string failure_signature(const core::FailureRecord& r) {
+  std::string site = r.site;
+  if (auto sp = site.find(' '); sp != std::string::npos) site.resize(sp);
+  return std::to_string(r.kind) + "|" + r.detail + "|" + site + "|" + std::to_string(r.exit_code);
+}
+
+}  // namespace
+
+void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
+  core::ShmView shm = w.shm().view();
+  std::size_t n = mask_.size();
+  corpus::Entry values = core::load_entry(shm.current());
+  std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
+  std::vector<std::uint8_t> keep(n);
+  std::size_t fresh = 0;
+  {
+    // Another worker may have found the same coverage meanwhile (Go's stale reports).
+    std::lock_guard<std::mutex> lock(mu_);
+    for (std::size_t i = 0; i < n; ++i) {
+      keep[i] = static_cast<std::uint8_t>(snapshot[i] & ~mask_[i]);
+      fresh += keep[i] != 0;
+    }
+  }
+  if (fresh == 0) return;
+
+  corpus::Entry best = values;
+  if (!opts_.minimize_time.is_zero()) {
+    std::uint64_t granted = reserve(kInterestingMinimizeExecs);
+    if (granted > 1) {
+      MinimizeLimits limits;
+      limits.deadline = Clock::now() + kInterestingMinimizeTime;
+      limits.execs = granted - 1;  // one left to measure the result
+      MinimizeOutcome mo = minimize_coverage(w, values, keep, limits);
+      std::uint64_t used = mo.execs;
+      if (mo.found_failure) {
+        settle(granted, used);
+        handle_failure(w, mo.failure, mo.failing_input, w.output(), nullptr);
+        return;
+      }
+      if (!corpus::same_entry(mo.best, values) && w.running()) {
+        // The smaller input's own coverage is what joins the mask.
+        core::store_entry(shm.base(), mo.best);
+        CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+        used += std::max<std::uint64_t>(r.execs, 1);
+        if (r.kind == CallOutcome::Kind::Ok) {
+          auto res = r.result.get<rpc::ExecResult>();
+          if (res.status != "failure" && core::covers(shm.snapshot(), keep.data(), n)) {
+            best = mo.best;
+            snapshot.assign(shm.snapshot(), shm.snapshot() + n);
+          }
+        } else if (r.input_fault && r.exact_input) {
+          settle(granted, used);
+          handle_failure(w, r.failure, mo.best, w.output(), nullptr);
+          return;
+        }
+      }
+      settle(granted, used);
+    } else {
+      settle(granted, 0);
+    }
+  }
+
+  CorpusEntry e;
+  e.values = best;
+  e.encoded = corpus::encode(best);
+  e.name = content_name(e.encoded);
+  e.size = core::entry_size(best);
+  e.origin = Origin::Found;
+  std::size_t added;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
+    if (added == 0) return;
+    if (!corpus_.add(e)) return;
+    corpus_.at(parent).found++;
+    new_interesting_++;
+  }
+  try {
+    save_to_cache(cache_dir_, best);
+  } catch (const std::exception& ex) {
+    reporter_.warning(std::string("cannot save to the cache: ") + ex.what());
+  }
+  reporter_.new_entry(e.name, added);
+  spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
+}
+
+std::string Coordinator::write_failing_input(const corpus::Entry& input, std::string* rerun) {
+  std::string dir = target_.srcdir + "/testdata/fuzz/" + test_.name;
+  std::string text = corpus::encode(input);
+  std::string name = content_name(text);
+  make_directories(dir);
+  fs::path path = fs::path(dir) / name;
+  write_file_atomic(path, text);
+  *rerun = opts_.target + " --run " + test_.name + "/" + name;
+  if (!opts_.srcdir.empty()) *rerun += " --srcdir " + opts_.srcdir;
+  std::error_code ec;
+  fs::path shown = fs::proximate(path, ec);
+  if (ec || shown.string().starts_with("../..")) shown = path;
+  return shown.string();
+}
+
+void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
+                                 std::string output, const CorpusEntry* seed) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (opts_.keep_fuzzing && seed == nullptr) {
+      if (!failure_signatures_.insert(failure_signature(failure)).second) return;  // seen it
+    } else {
+      if (failure_claimed_) return;  // another worker's failure ends the run
+      failure_claimed_ = true;
+      stop_ = true;
+    }
+  }
+  cv_.notify_all();
+
+  FailureReport r;
+  r.test = test_.name;
+  r.failure = failure;
+  r.output = std::move(output);
+  if (seed != nullptr) {
+    // A failing seed stops the run as in Go; it is already on disk (or in the source).
+    r.seed = true;
+    r.seed_name = seed->name;
+    r.input_summary = input_summary(input);
+    r.elapsed = Clock::now() - start_;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      failures_.push_back(r);
+    }
+    reporter_.failure(r);
+    return;
+  }
+
+  corpus::Entry best = input;
+  if (!opts_.minimize_time.is_zero()) {
+    reporter_.minimizing(Clock::now() - start_, corpus::encode(input).size());
+    MinimizeLimits limits;
+    if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
+    if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
+    std::uint64_t granted = 0;
+    if (opts_.fuzztime.count) {
+      granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
+      limits.execs = granted;
+    }
+    MinimizeOutcome mo = minimize_failure(w, input, failure, limits);
+    if (opts_.fuzztime.count) settle(granted, mo.execs);
+    best = mo.best;
+    std::uint64_t before = core::entry_size(input), after = core::entry_size(best);
+    r.minimized = "minimized from " + std::to_string(before) + " to " + std::to_string(after) + " bytes in " +
+                  std::to_string(mo.execs) + " executions" +
+                  (mo.restarts > 0 ? ", " + std::to_string(mo.restarts) + " worker restarts" : "");
+  }
+
+  // One clean run of the final input in a fresh worker: the report shows its output alone.
+  if (w.running()) w.stop();
+  Reproduction rep = reproduce(w, best);
+  if (rep.ran && core::same_failure(rep.failure, failure)) {
+    r.failure = rep.failure;
+    r.output = rep.output;
+  } else if (!corpus::same_entry(best, input)) {
+    spdlog::warn("the minimized input did not fail again; saving the original");
+    best = input;
+  }
+  if (r.failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {
+    r.stack = symbolize_site(target_.abs_path, r.failure.site);
+  }
+  std::string rerun;
+  r.written_to = write_failing_input(best, &rerun);
+  r.rerun = rerun;
+  r.input_summary = input_summary(best);
+  r.elapsed = Clock::now() - start_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    failures_.push_back(r);
+  }
+  reporter_.failure(r);
+  w.kill();  // a fresh worker for whatever comes next (--keepfuzzing)
+}
+
+void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
+                                      const corpus::Entry& splice, const CallOutcome& first) {
+  // The target broke the RPC channel during a call of many executions. Calls are
+  // deterministic in their seed and inputs, so the same call in a fresh worker, checking
+  // the channel after every execution, stops at the input that does it.
+  spdlog::debug("worker {}: {}; replaying the call to find the input", w.index(), first.error);
+  w.kill();
+  if (!start_worker(w)) return;
+  core::ShmView shm = w.shm().view();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::memcpy(shm.mask(), mask_.data(), mask_.size());
+  }
+  core::store_entry(shm.base(), base);
+  if (job.splice != job.entry) {
+    core::store_entry(shm.splice(), splice);
+  } else {
+    shm.splice().count = 0;
+  }
+  rpc::FuzzParams params;
+  params.seed = job.seed;
+  params.limit = std::max<std::uint64_t>(first.execs, 1);
+  params.max_len = max_len_;
+  params.paranoid = true;
+  CallOutcome r = w.call("fuzz", params, milliseconds(600000));
+  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+    // Not exact only if the damage escaped the decoy descriptors: report the last input.
+    handle_failure(w, r.failure, core::load_entry(shm.current()), w.output(), nullptr);
+    return;
+  }
+  reporter_.warning("worker " + std::to_string(w.index()) + ": " + first.error +
+                    " (not reproducible; the worker was restarted)");
+  w.kill();
+}
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,158 @@
+#include "libfuzzdriver/minimize_driver.h"
+
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "core/coverage.h"
+#include "core/input_area.h"
+#include "core/rpc.h"
+
+namespace cfuzz::driver {
+
+namespace rpc = core::rpc;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+rpc::FailureSignature signature_of(const core::FailureRecord& r) {
+  rpc::FailureSignature s;
+  s.kind = r.kind;
+  s.exit_code = r.exit_code;
+  s.detail = r.detail;
+  s.site = r.site;
+  return s;
+}
+
+bool ensure_running(Worker& w) {
+  if (w.running()) return true;
+  try {
+    w.start();
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::warn("worker {}: cannot restart while minimizing: {}", w.index(), e.what());
+    return false;
+  }
+}
+
+// The shared loop of both modes. `keep` is empty in failure mode.
+MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::FailureRecord* target,
+                             const std::vector<std::uint8_t>* keep, const MinimizeLimits& limits) {
+  MinimizeOutcome out;
+  out.best = input;
+  rpc::MinimizeParams params;
+  params.mode = target != nullptr ? "failure" : "coverage";
+  if (target != nullptr) params.target = signature_of(*target);
+
+  for (;;) {
+    std::uint64_t limit = 0, deadline_ms = 0;
+    if (limits.execs) {
+      if (out.execs >= *limits.execs) return out;
+      limit = *limits.execs - out.execs;
+    }
+    if (limits.deadline) {
+      auto left = std::chrono::duration_cast<milliseconds>(*limits.deadline - Clock::now()).count();
+      if (left <= 0) return out;
+      deadline_ms = static_cast<std::uint64_t>(left);
+    }
+    if (!ensure_running(w)) return out;
+    core::ShmView shm = w.shm().view();
+    try {
+      core::store_entry(shm.base(), out.best);
+    } catch (const std::exception& e) {
+      spdlog::warn("cannot minimize: {}", e.what());
+      return out;
+    }
+    if (keep != nullptr) std::memcpy(shm.mask(), keep->data(), keep->size());
+    params.limit = limit;
+    params.deadline_ms = deadline_ms;
+    CallOutcome r = w.call("minimize", params, milliseconds(deadline_ms != 0 ? deadline_ms : 3600000));
+    out.execs += r.execs;
+    if (r.kind == CallOutcome::Kind::Ok) {
+      auto res = r.result.get<rpc::MinimizeResult>();
+      if (res.improved) out.best = core::load_entry(shm.best());
+      if (res.status == "failure") {
+        // Coverage mode: a candidate failed. It is in `current`; the failure in the header.
+        out.found_failure = true;
+        out.failure = shm.header().failure;
+        out.failing_input = core::load_entry(shm.current());
+        return out;
+      }
+      out.complete = res.status == "done";
+      return out;
+    }
+    if (r.kind == CallOutcome::Kind::Error) {
+      spdlog::warn("worker {}: minimize failed: {}", w.index(), r.error);
+      return out;
+    }
+    // The worker died on a candidate (or was killed for a hang or memory). Judge that
+    // candidate, then resume right after it in a new worker.
+    core::ShmHeader& hdr = shm.header();
+    if (hdr.minimize.active == 0) return out;  // died before minimizing began
+    corpus::Entry candidate;
+    corpus::Entry best_so_far;
+    try {
+      candidate = core::load_entry(shm.current());
+      best_so_far = core::load_entry(shm.best());
+    } catch (const std::exception& e) {
+      spdlog::warn("worker {}: shared memory unreadable after a crash: {}", w.index(), e.what());
+      return out;
+    }
+    bool qualifies = false;
+    if (r.input_fault && r.exact_input) {
+      if (target != nullptr) {
+        qualifies = core::same_failure(r.failure, *target);
+      } else {
+        // A new failure while minimizing coverage.
+        out.found_failure = true;
+        out.failure = r.failure;
+        out.failing_input = candidate;
+        out.best = best_so_far;
+        return out;
+      }
+    }
+    out.best = qualifies ? candidate : best_so_far;
+    std::copy(std::begin(hdr.minimize.state), std::end(hdr.minimize.state), params.state.begin());
+    params.resume_verdict = qualifies;
+    ++out.restarts;
+    hdr.minimize.active = 0;
+  }
+}
+
+}  // namespace
+
+MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input, const core::FailureRecord& target,
+                                 const MinimizeLimits& limits) {
+  return run_minimize(worker, input, &target, nullptr, limits);
+}
+
+MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input,
+                                  const std::vector<std::uint8_t>& keep, const MinimizeLimits& limits) {
+  return run_minimize(worker, input, nullptr, &keep, limits);
+}
+
+Reproduction reproduce(Worker& w, const corpus::Entry& input) {
+  Reproduction rep;
+  if (!ensure_running(w)) return rep;
+  core::ShmView shm = w.shm().view();
+  core::store_entry(shm.base(), input);
+  CallOutcome r = w.call("exec", rpc::ExecParams{}, milliseconds(60000));
+  rep.output = w.output();
+  if (r.kind == CallOutcome::Kind::Ok) {
+    rep.ran = true;
+    auto res = r.result.get<rpc::ExecResult>();
+    if (res.status == "failure") {
+      rep.failure = shm.header().failure;
+      refine_sanitizer_detail(rep.failure, rep.output);
+    }
+    return rep;
+  }
+  if (r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) {
+    rep.ran = r.input_fault;
+    if (r.input_fault) rep.failure = r.failure;
+  }
+  return rep;
+}
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,158 @@
+#include "libfuzzdriver/reporter.h"
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "libfuzzdriver/budget.h"
+
+namespace cfuzz::driver {
+
+using nlohmann::json;
+
+namespace {
+
+double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+
+std::string indent(const std::string& text, const std::string& pad) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out += pad + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+void Reporter::emit(const std::string& text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::fputs(text.c_str(), out_);
+  std::fflush(out_);
+}
+
+void Reporter::baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, std::uint64_t total) {
+  if (json_) {
+    emit(json{{"event", "baseline"}, {"elapsed", seconds(elapsed)}, {"done", done}, {"total", total}}.dump() + "\n");
+  } else {
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(done) +
+         "/" + std::to_string(total) + " completed\n");
+  }
+}
+
+void Reporter::fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t total, int workers) {
+  if (json_) {
+    emit(json{{"event", "fuzzing"}, {"elapsed", seconds(elapsed)}, {"corpus", total}, {"workers", workers}}.dump() +
+         "\n");
+  } else {
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(total) +
+         "/" + std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) + " workers\n");
+  }
+}
+
+void Reporter::progress(const Progress& p) {
+  if (json_) {
+    emit(json{{"event", "progress"},
+              {"elapsed", seconds(p.elapsed)},
+              {"execs", p.execs},
+              {"execs_per_sec", static_cast<std::uint64_t>(p.rate + 0.5)},
+              {"new_interesting", p.new_interesting},
+              {"corpus", p.total},
+              {"coverage_bits", p.coverage_bits},
+              {"covered_counters", p.covered_counters}}
+             .dump() +
+         "\n");
+  } else {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.0f", p.rate);
+    emit("fuzz: elapsed: " + format_elapsed(p.elapsed) + ", execs: " + std::to_string(p.execs) + " (" + rate +
+         "/sec), new interesting: " + std::to_string(p.new_interesting) + " (total: " + std::to_string(p.total) +
+         ")\n");
+  }
+}
+
+void Reporter::minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes) {
+  if (json_) {
+    emit(json{{"event", "minimizing"}, {"elapsed", seconds(elapsed)}, {"bytes", bytes}}.dump() + "\n");
+  } else {
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", minimizing " + std::to_string(bytes) +
+         "-byte failing input file\n");
+  }
+}
+
+void Reporter::warning(const std::string& text) {
+  if (json_) {
+    emit(json{{"event", "warning"}, {"message", text}}.dump() + "\n");
+  } else {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::fprintf(stderr, "warning: %s\n", text.c_str());
+  }
+}
+
+void Reporter::new_entry(const std::string& name, std::uint64_t bits) {
+  if (json_) emit(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}}.dump() + "\n");
+}
+
+void Reporter::failure(const FailureReport& r) {
+  std::string summary = core::failure_summary(r.failure, r.stack.empty());
+  if (json_) {
+    json j{{"event", "failure"},
+           {"test", r.test},
+           {"elapsed", seconds(r.elapsed)},
+           {"kind", std::string(core::failure_kind_name(static_cast<core::FailureKind>(r.failure.kind)))},
+           {"summary", summary},
+           {"detail", r.failure.detail},
+           {"site", r.failure.site},
+           {"stack", r.stack},
+           {"message", r.failure.message},
+           {"output", r.output},
+           {"input", r.input_summary}};
+    if (r.seed) j["seed"] = r.seed_name;
+    if (!r.written_to.empty()) j["written_to"] = r.written_to;
+    if (!r.rerun.empty()) j["rerun"] = r.rerun;
+    if (!r.minimized.empty()) j["minimized"] = r.minimized;
+    emit(j.dump() + "\n");
+    return;
+  }
+  std::string text = "--- FAIL: " + r.test + " (" + format_elapsed(r.elapsed) + ")\n";
+  if (r.seed) text += "    failure while testing seed corpus entry: " + r.test + "/" + r.seed_name + "\n";
+  std::string message = r.failure.message;
+  if (r.failure.kind == static_cast<std::uint32_t>(core::FailureKind::Returned) && !message.empty()) {
+    text += indent(message, "    ");
+  } else {
+    text += "    " + summary + "\n";
+    for (std::size_t i = 0; i < r.stack.size(); ++i) text += (i == 0 ? "        at " : "        in ") + r.stack[i] + "\n";
+    if (r.failure.kind == static_cast<std::uint32_t>(core::FailureKind::Exception) && !message.empty()) {
+      text += indent(message, "    ");
+    }
+  }
+  if (!r.output.empty()) {
+    text += "\n    Output of the target:\n" + indent(r.output, "        ");
+  }
+  if (!r.input_summary.empty()) text += "\n    Failing input: " + r.input_summary + "\n";
+  if (!r.minimized.empty()) text += "    (" + r.minimized + ")\n";
+  if (!r.written_to.empty()) {
+    text += "\n    Failing input written to " + r.written_to + "\n";
+    text += "    To re-run:\n    " + r.rerun + "\n";
+  }
+  emit(text);
+}
+
+void Reporter::done(const Progress& p, int failures) {
+  if (json_) {
+    emit(json{{"event", "done"},
+              {"elapsed", seconds(p.elapsed)},
+              {"execs", p.execs},
+              {"new_interesting", p.new_interesting},
+              {"corpus", p.total},
+              {"coverage_bits", p.coverage_bits},
+              {"covered_counters", p.covered_counters},
+              {"failures", failures}}
+             .dump() +
+         "\n");
+  } else {
+    progress(p);
+    emit(failures > 0 ? "FAIL\n" : "PASS\n");
+  }
+}
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,64 @@
+// What a fuzzing run prints: go test's lines for people, or the same events as JSON lines
+// (`--json`) for CI. One place decides the wording of both.
+//
+//   fuzz: elapsed: 0s, gathering baseline coverage: 0/12 completed
+//   fuzz: elapsed: 1s, gathering baseline coverage: 12/12 completed, now fuzzing with 2 workers
+//   fuzz: elapsed: 3s, execs: 123456 (41152/sec), new interesting: 3 (total: 15)
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/failure_record.h"
+
+namespace cfuzz::driver {
+
+struct Progress {
+  std::chrono::nanoseconds elapsed{};
+  std::uint64_t execs = 0;
+  double rate = 0;  // executions per second since the last line
+  std::uint64_t new_interesting = 0;
+  std::uint64_t total = 0;
+  std::uint64_t coverage_bits = 0;
+  std::uint64_t covered_counters = 0;
+};
+
+struct FailureReport {
+  std::string test;
+  std::chrono::nanoseconds elapsed{};
+  core::FailureRecord failure{};
+  std::vector<std::string> stack;  // the crash site, symbolized, innermost first
+  std::string output;         // what the target printed while failing
+  std::string input_summary;  // e.g. "[]byte(...) (5 bytes)"
+  bool seed = false;          // a seed failed: nothing is written
+  std::string seed_name;
+  std::string written_to;     // path of the saved failing input
+  std::string rerun;          // command that runs just that input
+  std::string minimized;      // e.g. "minimized from 5000 to 4 bytes in 812 executions"
+};
+
+class Reporter {
+ public:
+  Reporter(bool json, std::FILE* out) : json_(json), out_(out) {}
+
+  void baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, std::uint64_t total);
+  void fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t total, int workers);
+  void progress(const Progress& p);
+  void minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes);
+  void warning(const std::string& text);
+  void failure(const FailureReport& r);
+  void new_entry(const std::string& name, std::uint64_t bits);
+  void done(const Progress& p, int failures);
+
+ private:
+  void emit(const std::string& text);
+  bool json_;
+  std::FILE* out_;
+  std::mutex mu_;
+};
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,33 @@
+// Everything `cfuzz run` can be told, with its defaults: one struct, filled by the command
+// line (cmd/run_command.cc) or by a test, and passed whole to the coordinator.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libfuzzdriver/budget.h"
+
+namespace cfuzz::driver {
+
+struct RunOptions {
+  std::string target;                 // path of the target binary
+  std::string fuzz;                   // regexp selecting the fuzz test; empty: the only one
+  Budget fuzztime;                    // unlimited: until interrupted or a failure
+  Budget minimize_time = Budget{std::chrono::seconds(60), std::nullopt};
+  int parallel = 0;                   // 0: the number of CPUs
+  std::chrono::milliseconds timeout{10000};  // per input
+  std::uint64_t rss_limit_mb = 2048;  // 0: no limit
+  std::uint64_t max_len = 0;          // 0: max(4096, largest seed value), at most 1 MiB
+  std::optional<std::uint64_t> seed;  // fixes the PRNG: same seed, corpus, 1 worker = same run
+  std::string cachedir;               // empty: the default cache location
+  std::string srcdir;                 // where testdata/ lives; empty: as the target decides
+  bool keep_fuzzing = false;          // go on after a failure, saving each distinct one
+  bool json = false;                  // JSON lines instead of text
+  bool verbose = false;
+  std::vector<std::string> dictionaries;  // --dict files
+};
+
+}  // namespace cfuzz::driver

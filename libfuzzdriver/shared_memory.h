@@ -1,0 +1,32 @@
+// One worker's shared-memory region (core/shm_layout.h): an anonymous memfd, mapped here
+// and handed to the worker as fd 5. It has no name, so nothing is left in /dev/shm
+// whatever happens to either process, and it outlives worker restarts.
+#pragma once
+
+#include <cstdint>
+
+#include "core/shm_layout.h"
+
+namespace cfuzz::driver {
+
+class SharedMemory {
+ public:
+  // Sized for entries of `values` values of up to `slot_capacity` bytes each, and a
+  // target with `counters` coverage counters.
+  SharedMemory(std::uint64_t slot_capacity, std::uint32_t values, std::uint64_t counters);
+  ~SharedMemory();
+  SharedMemory(const SharedMemory&) = delete;
+  SharedMemory& operator=(const SharedMemory&) = delete;
+
+  int fd() const { return fd_; }
+  core::ShmView view() const { return core::ShmView(base_); }
+  core::ShmHeader& header() const { return view().header(); }
+  std::uint64_t slot_capacity() const { return geometry_.slot_capacity; }
+
+ private:
+  int fd_ = -1;
+  void* base_ = nullptr;
+  core::ShmGeometry geometry_;
+};
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,331 @@
+#include "libfuzzdriver/worker.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "core/shm_layout.h"
+#include "libfuzzdriver/target_info.h"
+
+namespace cfuzz::driver {
+
+namespace rpc = core::rpc;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+Worker::Worker(int index, WorkerConfig config) : index_(index), config_(std::move(config)) {
+  shm_ = std::make_unique<SharedMemory>(config_.slot_capacity, static_cast<std::uint32_t>(config_.types.size()),
+                                        config_.counters);
+}
+
+Worker::~Worker() {
+  kill();
+  close_pipes();
+}
+
+void Worker::close_pipes() {
+  for (int* fd : {&req_w_, &resp_r_, &out_r_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
+}
+
+void Worker::start() {
+  kill();
+  close_pipes();
+  lines_ = rpc::LineBuffer();
+  output_.clear();
+  killed_for_ = KilledFor::Nothing;
+  auto [req_r, req_w] = make_pipe();
+  auto [resp_r, resp_w] = make_pipe();
+  auto [out_r, out_w] = make_pipe();
+  SpawnSpec spec;
+  spec.program = config_.target;
+  spec.args = {"--cfuzz-worker=" + config_.test};
+  spec.env = config_.env;
+  spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd},
+              {out_w, 1},               {out_w, 2}};
+  try {
+    process_ = Process::spawn(spec);
+  } catch (...) {
+    for (int fd : {req_r, req_w, resp_r, resp_w, out_r, out_w}) ::close(fd);
+    throw;
+  }
+  for (int fd : {req_r, resp_w, out_w}) ::close(fd);
+  req_w_ = req_w;
+  resp_r_ = resp_r;
+  out_r_ = out_r;
+  set_nonblocking(resp_r_);
+  set_nonblocking(out_r_);
+
+  // Worker start-up includes the target's own initialization, and a sanitizer's.
+  CallOutcome ping = call("ping", rpc::PingParams{}, milliseconds(60000));
+  auto last_lines = [this] {
+    std::string out = output_;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    if (out.size() > 2000) out = "..." + out.substr(out.size() - 2000);
+    return out.empty() ? std::string() : "; its output:\n" + out;
+  };
+  if (ping.kind != CallOutcome::Kind::Ok) {
+    std::string why = ping.error;
+    kill();
+    throw std::runtime_error("worker for " + config_.test + " did not start (" + why + ")" + last_lines());
+  }
+  rpc::PingResult p = ping.result.get<rpc::PingResult>();
+  if (p.protocol != rpc::kProtocolVersion) {
+    kill();
+    throw std::runtime_error("worker speaks protocol " + std::to_string(p.protocol) + ", expected " +
+                             std::to_string(rpc::kProtocolVersion));
+  }
+  std::vector<corpus::Type> types;
+  for (const auto& n : p.types) types.push_back(type_from_go_name(n));
+  if (types != config_.types || p.counters != config_.counters) {
+    kill();
+    throw std::runtime_error("worker for " + config_.test +
+                             " describes itself differently from the target (was it rebuilt during the run?)");
+  }
+}
+
+void Worker::stop() {
+  if (!process_.running()) return;
+  if (req_w_ >= 0) {
+    ::close(req_w_);
+    req_w_ = -1;
+  }
+  auto deadline = Clock::now() + milliseconds(1000);
+  while (Clock::now() < deadline) {
+    if (out_r_ >= 0) read_output(out_r_);
+    if (process_.poll_exit()) return;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  kill();
+}
+
+void Worker::kill() {
+  if (process_.running()) {
+    process_.kill_group();
+    process_.wait();
+  }
+}
+
+void Worker::read_output(int fd) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) return;
+    output_.append(buf, static_cast<std::size_t>(n));
+    if (output_.size() > kMaxCapturedOutput) {
+      output_.erase(0, output_.size() - kMaxCapturedOutput / 2);
+    }
+  }
+}
+
+CallOutcome Worker::call(const std::string& method, const nlohmann::json& params, milliseconds expected) {
+  CallOutcome out;
+  if (!process_.running()) {
+    out.kind = CallOutcome::Kind::Died;
+    out.error = "worker is not running";
+    return out;
+  }
+  core::ShmHeader& hdr = shm_->header();
+  core::failure_clear(hdr.failure);
+  hdr.exec_count.store(0);
+  if (method != "ping") output_.clear();
+  killed_for_ = KilledFor::Nothing;
+
+  rpc::Request req{next_id_++, method, params};
+  if (!rpc::write_all(req_w_, rpc::encode_request(req))) {
+    // EPIPE: the worker is gone (SIGPIPE is ignored by the coordinator).
+    process_.wait();
+    return classify_death(CallOutcome::Kind::Died, "worker exited before the call");
+  }
+
+  auto start = Clock::now();
+  auto last_progress = start;
+  std::uint64_t last_count = 0;
+  auto next_rss_check = start;
+  pollfd fds[2] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}};
+  char buf[65536];
+  for (;;) {
+    int r = poll(fds, 2, 50);
+    if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    if (fds[1].revents != 0) read_output(out_r_);
+    if (fds[0].revents != 0) {
+      ssize_t n = ::read(resp_r_, buf, sizeof buf);
+      if (n > 0) {
+        lines_.append(buf, static_cast<std::size_t>(n));
+        std::optional<std::string> line;
+        try {
+          line = lines_.next_line();
+          if (line) {
+            rpc::Response resp = rpc::decode_response(*line);
+            if (resp.id != req.id) throw rpc::ProtocolError("response to call " + std::to_string(resp.id) +
+                                                             ", expected " + std::to_string(req.id));
+            if (!lines_.empty()) throw rpc::ProtocolError("unexpected bytes after the response");
+            read_output(out_r_);
+            out.execs = hdr.exec_count.load();
+            if (!resp.ok) {
+              out.kind = CallOutcome::Kind::Error;
+              out.error = resp.error_message;
+              return out;
+            }
+            out.kind = CallOutcome::Kind::Ok;
+            out.result = std::move(resp.result);
+            return out;
+          }
+        } catch (const rpc::ProtocolError& e) {
+          killed_for_ = KilledFor::Protocol;
+          process_.kill_group();
+          process_.wait();
+          read_output(out_r_);
+          std::string what = e.what();
+          if (line && !line->empty()) {
+            std::string shown = line->size() > 80 ? line->substr(0, 80) + "..." : *line;
+            what += ": " + shown;
+          }
+          return classify_death(CallOutcome::Kind::ProtocolError, what);
+        }
+      } else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        // The response pipe closed: the worker is dead (or dying).
+        process_.wait();
+        read_output(out_r_);
+        return classify_death(CallOutcome::Kind::Died, "worker died: " + describe_status(process_.status()));
+      }
+    }
+
+    // The watchdog: one input running too long, too much memory, a stuck worker.
+    auto now = Clock::now();
+    std::uint64_t count = hdr.exec_count.load(std::memory_order_relaxed);
+    auto phase = static_cast<core::Phase>(hdr.phase.load(std::memory_order_relaxed));
+    if (count != last_count || phase != core::Phase::Executing) {
+      last_count = count;
+      last_progress = now;
+    }
+    if (phase == core::Phase::Executing && now - last_progress > config_.timeout) {
+      killed_for_ = KilledFor::Timeout;
+    } else if (config_.rss_limit_mb != 0 && now >= next_rss_check) {
+      next_rss_check = now + milliseconds(100);
+      std::uint64_t rss = process_.rss_mb();
+      if (rss > config_.rss_limit_mb) {
+        killed_for_ = KilledFor::Memory;
+        rss_at_kill_ = rss;
+      }
+    }
+    if (killed_for_ == KilledFor::Nothing && phase != core::Phase::Executing &&
+        now - start > expected + config_.timeout + milliseconds(10000)) {
+      killed_for_ = KilledFor::Stuck;
+    }
+    if (killed_for_ != KilledFor::Nothing) {
+      process_.kill_group();
+      process_.wait();
+      read_output(out_r_);
+      return classify_death(CallOutcome::Kind::Died, "worker killed");
+    }
+  }
+}
+
+CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& why) {
+  CallOutcome out;
+  out.kind = kind;
+  out.error = why;
+  core::ShmHeader& hdr = shm_->header();
+  out.execs = hdr.exec_count.load();
+  core::FailureRecord rec = hdr.failure;
+  auto phase = static_cast<core::Phase>(hdr.phase.load());
+  int status = process_.status();
+  auto set = [&](core::FailureKind k, const std::string& detail, const std::string& message) {
+    core::failure_clear(rec);
+    rec.kind = static_cast<std::uint32_t>(k);
+    core::failure_set(rec.detail, detail);
+    core::failure_set(rec.message, message);
+    out.input_fault = true;
+  };
+
+  switch (killed_for_) {
+    case KilledFor::Timeout:
+      set(core::FailureKind::Timeout, "timeout",
+          "an input ran for more than " + std::to_string(config_.timeout.count() / 1000.0).substr(0, 5) +
+              "s (--timeout)");
+      break;
+    case KilledFor::Memory:
+      set(core::FailureKind::OutOfMemory, "out-of-memory",
+          "the target used " + std::to_string(rss_at_kill_) + " MB of memory, over the " +
+              std::to_string(config_.rss_limit_mb) + " MB limit (--rss-limit-mb)");
+      break;
+    case KilledFor::Stuck:
+      out.error = "worker stopped answering outside the fuzz function";
+      break;
+    case KilledFor::Protocol:
+      // Garbage on the response pipe: the target wrote to fd 4, somewhere in this call.
+      set(core::FailureKind::RpcCorrupted, "rpc-corrupted",
+          "the target wrote to the RPC descriptor (fd 4): " + why);
+      out.exact_input = false;
+      break;
+    case KilledFor::Nothing:
+      if (rec.kind != static_cast<std::uint32_t>(core::FailureKind::None)) {
+        // The runtime described it before dying (signal handler, sanitizer callback, exit
+        // hook, or a lost RPC channel).
+        out.input_fault = true;
+        if (rec.kind == static_cast<std::uint32_t>(core::FailureKind::RpcCorrupted)) {
+          out.exact_input = (rec.flags & core::kFailureExactInput) != 0;
+        }
+        if (rec.kind == static_cast<std::uint32_t>(core::FailureKind::Exit) && WIFEXITED(status)) {
+          rec.exit_code = WEXITSTATUS(status);
+        }
+      } else if (phase == core::Phase::Executing) {
+        if (WIFEXITED(status)) {
+          set(core::FailureKind::Exit, "exit", "");
+          rec.exit_code = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+          int sig = WTERMSIG(status);
+          if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+            // Killed from outside (the user, the OOM killer): like Go, not the input's fault.
+            out.error = "worker was terminated by " + describe_status(status) + "; no failure is recorded";
+          } else {
+            set(core::FailureKind::Signal, describe_status(status).substr(7), "");
+            rec.signal = sig;
+          }
+        }
+      } else {
+        out.error = "worker died outside the fuzz function: " + describe_status(status);
+      }
+      break;
+  }
+  if (out.input_fault) refine_sanitizer_detail(rec, output_);
+  out.failure = rec;
+  return out;
+}
+
+void refine_sanitizer_detail(core::FailureRecord& r, const std::string& output) {
+  if (r.kind != static_cast<std::uint32_t>(core::FailureKind::Sanitizer) ||
+      std::strcmp(r.detail, "sanitizer") != 0) {
+    return;
+  }
+  // "WARNING: ThreadSanitizer: data race (pid=...)" / "ERROR: LeakSanitizer: detected ..."
+  for (const char* marker : {"WARNING: ", "ERROR: "}) {
+    std::size_t at = 0;
+    while ((at = output.find(marker, at)) != std::string::npos) {
+      std::size_t begin = at + std::strlen(marker);
+      std::size_t end = output.find('\n', begin);
+      std::string line = output.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      if (line.find("Sanitizer: ") != std::string::npos) {
+        for (const char* cut : {" (pid=", " on ", " in "}) {
+          if (auto c = line.find(cut); c != std::string::npos) line.resize(c);
+        }
+        core::failure_set(r.detail, line);
+        return;
+      }
+      at = begin;
+    }
+  }
+}
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,109 @@
+// One worker process, seen from the coordinator: spawning it with its pipes and shared
+// memory, making one RPC call at a time, watching it while the call runs (a hang past the
+// per-input timeout, memory past the RSS limit, death, garbage on the pipe), and telling
+// what a death means: a failure caused by the input that was executing, or not.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/failure_record.h"
+#include "core/rpc.h"
+#include "corpus_format/value.h"
+#include "libfuzzdriver/process.h"
+#include "libfuzzdriver/shared_memory.h"
+
+namespace cfuzz::driver {
+
+struct WorkerConfig {
+  std::string target;  // absolute path of the target binary
+  std::string test;    // the fuzz test to serve
+  std::vector<std::string> env;
+  std::vector<corpus::Type> types;
+  std::chrono::milliseconds timeout{10000};  // per input
+  std::uint64_t rss_limit_mb = 2048;           // 0: no limit
+  std::uint64_t slot_capacity = 1 << 20;
+  std::uint64_t counters = 0;
+};
+
+struct CallOutcome {
+  enum class Kind {
+    Ok,             // the worker answered; `result` holds the answer
+    Error,          // the worker answered with a JSON-RPC error (a bug, or a bad request)
+    Died,           // the worker died or was killed during the call
+    ProtocolError,  // the worker wrote something that is not a response to this call
+  };
+  Kind kind = Kind::Ok;
+  nlohmann::json result;
+  std::string error;  // for Error, Died and ProtocolError: what happened, in a few words
+
+  // For Died and ProtocolError: whether the input executing at that moment caused it, and
+  // how it failed. When the target broke the RPC channel somewhere during a call of many
+  // executions, `failure` is RpcCorrupted and `exact_input` is false: the coordinator
+  // replays the call to find the input.
+  bool input_fault = false;
+  bool exact_input = true;
+  core::FailureRecord failure{};
+  std::uint64_t execs = 0;  // executions the call made before it ended
+};
+
+class Worker {
+ public:
+  Worker(int index, WorkerConfig config);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Spawns the process and waits for its ping. Throws std::runtime_error when the worker
+  // cannot start (its last output lines in the message).
+  void start();
+  bool running() const { return process_.running(); }
+  // Asks the worker to exit (closes its request pipe); kills it if it does not, soon.
+  void stop();
+  void kill();
+
+  int index() const { return index_; }
+  pid_t pid() const { return process_.pid(); }
+  SharedMemory& shm() { return *shm_; }
+  const WorkerConfig& config() const { return config_; }
+
+  // One call. `expected` bounds how long the call may take before the worker itself is
+  // considered stuck (the per-input timeout is watched separately).
+  CallOutcome call(const std::string& method, const nlohmann::json& params,
+                   std::chrono::milliseconds expected);
+
+  // The target's output (stdout and stderr together) since the current or last call began.
+  const std::string& output() const { return output_; }
+
+ private:
+  void close_pipes();
+  void read_output(int fd);
+  CallOutcome classify_death(CallOutcome::Kind kind, const std::string& why);
+  enum class KilledFor { Nothing, Timeout, Memory, Stuck, Protocol };
+
+  int index_;
+  WorkerConfig config_;
+  std::unique_ptr<SharedMemory> shm_;
+  Process process_;
+  int req_w_ = -1, resp_r_ = -1, out_r_ = -1;
+  std::uint64_t next_id_ = 1;
+  core::rpc::LineBuffer lines_;
+  std::string output_;
+  KilledFor killed_for_ = KilledFor::Nothing;
+  std::uint64_t rss_at_kill_ = 0;
+};
+
+// The target's output keeps only its last part (sanitizer reports end with what matters).
+inline constexpr std::size_t kMaxCapturedOutput = 256 * 1024;
+
+// Refines a sanitizer failure the runtime could only call "sanitizer" (ThreadSanitizer,
+// LeakSanitizer...) from the report's first line in the output.
+void refine_sanitizer_detail(core::FailureRecord& r, const std::string& output);
+
+}  // namespace cfuzz::driver
