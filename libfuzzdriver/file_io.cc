@@ -1,0 +1,144 @@
+#include "libfuzzdriver/file_io.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+
+namespace cfuzz::driver {
+
+namespace {
+
+constexpr std::string_view kTempMarker = ".cfuzz-tmp-";
+
+std::string describe_errno(int err) {
+  return std::strerror(err);
+}
+
+[[noreturn]] void fail(std::string_view verb, const std::filesystem::path& path, int err) {
+  throw FileError("cannot " + std::string(verb) + " " + path.string() + ": " + describe_errno(err));
+}
+
+// Closes a descriptor on every path out of a scope unless released.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  // Closes now and reports the error close() gives (a delayed write error, on NFS).
+  int close() {
+    const int fd = fd_;
+    fd_ = -1;
+    return ::close(fd) == 0 ? 0 : errno;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string random_suffix() {
+  thread_local std::mt19937_64 rng{std::random_device{}() ^
+                                   (static_cast<std::uint64_t>(::getpid()) << 32)};
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::uint64_t x = rng();
+  std::string s;
+  for (int i = 0; i < 12; ++i, x >>= 4) s.push_back(kDigits[x & 0xF]);
+  return s;
+}
+
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string read_file_bytes(const std::filesystem::path& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) fail("read", path, errno);
+  std::string data;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("read", path, errno);  // EISDIR lands here for a directory
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  return data;
+}
+
+bool is_temporary_file_name(std::string_view name) {
+  return !name.empty() && name[0] == '.' && name.find(kTempMarker) != std::string_view::npos;
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view data) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::filesystem::path temp;
+  int fd_value = -1;
+  // O_EXCL on a fresh random name: never clobbers another writer's temporary file.
+  for (int attempt = 0; attempt < 100 && fd_value < 0; ++attempt) {
+    temp = dir / ("." + path.filename().string() + std::string(kTempMarker) + random_suffix());
+    fd_value = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_value < 0 && errno != EEXIST) fail("write", path, errno);
+  }
+  if (fd_value < 0) fail("write", path, EEXIST);
+  Fd fd(fd_value);
+
+  int err = write_all(fd.get(), data);
+  if (err == 0 && ::fsync(fd.get()) != 0) err = errno;
+  if (err == 0) err = fd.close();
+  if (err == 0 && ::rename(temp.c_str(), path.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(temp.c_str());
+    fail("write", path, err);
+  }
+  // Make the rename itself durable. Some file systems cannot fsync a directory; the
+  // file is complete and in place either way, so that is not worth failing over.
+  Fd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir_fd.get() >= 0) ::fsync(dir_fd.get());
+}
+
+void make_directories(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw FileError("cannot create directory " + dir.string() + ": " + ec.message());
+  }
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw FileError("cannot use " + dir.string() + " as a directory: it is not one");
+  }
+}
+
+std::vector<std::filesystem::path> list_regular_files(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) throw FileError("cannot list directory " + dir.string() + ": " + ec.message());
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : it) {
+    if (is_temporary_file_name(entry.path().filename().string())) continue;
+    std::error_code type_ec;
+    if (entry.is_regular_file(type_ec)) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace cfuzz::driver

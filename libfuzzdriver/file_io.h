@@ -1,0 +1,39 @@
+// Reading and writing whole files, with errors that name the file. Corpus files are
+// written atomically: a reader (or a later run after a crash) sees the old file or the new
+// one, never a torn mix.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cfuzz::driver {
+
+// An I/O failure; what() is one line: "cannot write PATH: No space left on device".
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The whole content of `path`.
+std::string read_file_bytes(const std::filesystem::path& path);
+
+// Replaces `path` with `data`: writes a temporary file in the same directory, flushes it
+// to disk, renames it over `path` and flushes the directory. On failure the temporary
+// file is removed and `path` is left as it was. New files get mode 0666 minus the umask.
+void write_file_atomic(const std::filesystem::path& path, std::string_view data);
+
+// Creates `dir` and its parents when missing; an error if it exists as something else.
+void make_directories(const std::filesystem::path& dir);
+
+// The regular files directly inside `dir` (symbolic links to regular files included,
+// sub-directories ignored), sorted by name. Temporary files left by an interrupted
+// write_file_atomic are skipped.
+std::vector<std::filesystem::path> list_regular_files(const std::filesystem::path& dir);
+
+// True for the names write_file_atomic gives its temporary files.
+bool is_temporary_file_name(std::string_view file_name);
+
+}  // namespace cfuzz::driver
