@@ -1,0 +1,3 @@
+module cfuzz.test/gointerop
+
+go 1.19
