@@ -75,6 +75,9 @@ std::string Budget::describe() const {
 }
 
 std::string format_elapsed(std::chrono::nanoseconds d) {
+  if (d < std::chrono::seconds(1) && d.count() > 0) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + "ms";
+  }
   auto total = std::chrono::duration_cast<std::chrono::seconds>(d + std::chrono::milliseconds(500)).count();
   long h = total / 3600, m = (total % 3600) / 60, s = total % 60;
   std::string out;

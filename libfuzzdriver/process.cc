@@ -95,6 +95,12 @@ Process Process::spawn(const SpawnSpec& spec) {
     }
     if (in >= 0) dup2(in, 0);
     for (std::size_t i = 0; i < n; ++i) dup2(moved[i], spec.fds[i].second);  // dup2 clears CLOEXEC
+    if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
+      int e = errno;
+      ssize_t ignored = ::write(err_w, &e, sizeof e);
+      (void)ignored;
+      _exit(127);
+    }
     execve(spec.program.c_str(), argv.data(), envp.data());
     int e = errno;
     ssize_t ignored = ::write(err_w, &e, sizeof e);

@@ -24,6 +24,7 @@ struct SpawnSpec {
   // Descriptors to place in the child: {source fd in the parent, fd number in the child}.
   // stdin is /dev/null unless mapped.
   std::vector<std::pair<int, int>> fds;
+  std::string cwd;  // empty: the parent's
 };
 
 class Process {

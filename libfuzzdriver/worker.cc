@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/shm_layout.h"
+#include "libfuzzdriver/budget.h"
 #include "libfuzzdriver/target_info.h"
 
 namespace cfuzz::driver {
@@ -252,8 +253,7 @@ CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& wh
   switch (killed_for_) {
     case KilledFor::Timeout:
       set(core::FailureKind::Timeout, "timeout",
-          "an input ran for more than " + std::to_string(config_.timeout.count() / 1000.0).substr(0, 5) +
-              "s (--timeout)");
+          "an input ran for more than " + format_elapsed(config_.timeout) + " (--timeout)");
       break;
     case KilledFor::Memory:
       set(core::FailureKind::OutOfMemory, "out-of-memory",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <ucontext.h>
 #include <unwind.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -363,7 +364,11 @@ void on_terminate() {
   abort();
 }
 
-void on_exit_hook(int status, void*) {
+void on_exit_hook(int status, void*) { note_exit(status); }
+
+}  // namespace
+
+void note_exit(int status) {
   ExecutionState& st = execution_state();
   if (st.phase->load(std::memory_order_relaxed) != static_cast<std::uint32_t>(core::Phase::Executing)) {
     return;
@@ -375,8 +380,10 @@ void on_exit_hook(int status, void*) {
   }
   announce(*st.record);
   // A seed run that the target ends with exit(0) must still fail.
-  if (!st.worker) _exit(1);
+  if (!st.worker) syscall(SYS_exit_group, 1);
 }
+
+namespace {
 
 }  // namespace
 
@@ -451,6 +458,20 @@ void install_crash_handlers() {
 }
 
 }  // namespace cfuzz::runtime
+
+// ThreadSanitizer only prints a race and goes on, unless told to halt; a seed run must fail
+// on the input that raced, and say which it was. (Fuzzing workers get the same setting
+// from the coordinator; TSAN_OPTIONS still overrides it.)
+extern "C" const char* __tsan_default_options() { return "halt_on_error=1"; }
+
+// _exit() skips the exit hooks: catch it by name so that a seed run still says which seed
+// ended the process (libc's own calls, after exit(), do not come here).
+extern "C" void _exit(int status) {
+  cfuzz::runtime::note_exit(status);
+  syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+extern "C" void _Exit(int status) { _exit(status); }
 
 // Overrides the weak hook of UndefinedBehaviorSanitizer's runtime, called for each report.
 extern "C" void __ubsan_on_report() { cfuzz::runtime::note_ubsan_report(); }

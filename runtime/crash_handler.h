@@ -41,6 +41,10 @@ inline void end_execution() { execution_state().phase->store(0, std::memory_orde
 // "module+0xoffset" words. Skips the runtime's frames and system libraries.
 void describe_site_from_backtrace(core::FailureRecord& r);
 
+// Called when the process exits (exit() or _exit()): if an input is executing, that is its
+// failure.
+void note_exit(int status);
+
 // Remembers the kind and location of an UndefinedBehaviorSanitizer report.
 void note_ubsan_report();
 

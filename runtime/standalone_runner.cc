@@ -12,6 +12,7 @@
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
 #include "runtime/registry.h"
+#include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
 #include "runtime/testdata.h"
 
@@ -98,9 +99,24 @@ SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test
   core::FailureRecord failure{};
   execution_state().input_name = full.c_str();
   auto start = Clock::now();
-  begin_execution();
-  RunResult r = ex.run(args, input_name, &failure);
-  end_execution();
+  RunResult r;
+  {
+    // Fds 3 and 4 carry cfuzz's RPC while fuzzing; an input that touches them fails here
+    // too, so that its saved file reproduces the failure.
+    RpcGuard guard;
+    begin_execution();
+    r = ex.run(args, input_name, &failure);
+    end_execution();
+    if (!guard.intact() && r != RunResult::Fail) {
+      r = RunResult::Fail;
+      core::failure_clear(failure);
+      failure.kind = static_cast<std::uint32_t>(core::FailureKind::RpcCorrupted);
+      core::failure_set(failure.detail, "rpc-corrupted");
+      core::failure_set(failure.message,
+                        "the target wrote to, closed or replaced file descriptor 3 or 4, which "
+                        "carry cfuzz's RPC while fuzzing");
+    }
+  }
   auto took = Clock::now() - start;
   execution_state().input_name = nullptr;
 

@@ -26,6 +26,7 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
+#include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -48,21 +49,8 @@ std::uint64_t monotonic_ns(clockid_t clock) {
   _exit(rpc::kWorkerExitInternal);
 }
 
-struct FdIdentity {
-  dev_t dev = 0;
-  ino_t ino = 0;
-  bool read(int fd) {
-    struct stat st;
-    if (fstat(fd, &st) != 0) return false;
-    dev = st.st_dev;
-    ino = st.st_ino;
-    return true;
-  }
-  bool same_as(int fd) const {
-    FdIdentity now;
-    return now.read(fd) && now.dev == dev && now.ino == ino;
-  }
-};
+constexpr const char* kDamagedChannel =
+    "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
 
 class WorkerServer {
  public:
@@ -172,44 +160,6 @@ class WorkerServer {
     _exit(rpc::kWorkerExitRpcLost);
   }
 
-  // Paranoid mode (a replay of a call during which the target damaged the RPC channel):
-  // the real descriptors move out of the way and fds 3 and 4 become decoy pipes that only
-  // this process reads, so that after each execution a write to fd 4, or fd 3 or 4 closed
-  // or replaced, is seen at once and pinned on that execution's input.
-  class Decoys {
-   public:
-    Decoys() {
-      real_in_ = fcntl(rpc::kRequestFd, F_DUPFD_CLOEXEC, 64);
-      real_out_ = fcntl(rpc::kResponseFd, F_DUPFD_CLOEXEC, 64);
-      int in[2], out[2];
-      if (real_in_ < 0 || real_out_ < 0 || pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
-        die_internal("cannot set up decoy descriptors");
-      }
-      dup2(in[0], rpc::kRequestFd);
-      dup2(out[1], rpc::kResponseFd);
-      close(in[0]);
-      close(out[1]);
-      in_writer_ = in[1];
-      out_reader_ = out[0];
-      in_id_.read(rpc::kRequestFd);
-      out_id_.read(rpc::kResponseFd);
-    }
-    ~Decoys() {
-      dup2(real_in_, rpc::kRequestFd);
-      dup2(real_out_, rpc::kResponseFd);
-      for (int fd : {real_in_, real_out_, in_writer_, out_reader_}) close(fd);
-    }
-    bool intact() const {
-      int pending = 0;
-      return in_id_.same_as(rpc::kRequestFd) && out_id_.same_as(rpc::kResponseFd) &&
-             ioctl(out_reader_, FIONREAD, &pending) == 0 && pending == 0;
-    }
-
-   private:
-    int real_in_ = -1, real_out_ = -1, in_writer_ = -1, out_reader_ = -1;
-    FdIdentity in_id_, out_id_;
-  };
-
   // Checks that an input area holds values of the fuzz function's types.
   void check_area(const core::InputAreaHeader& a, const char* what) const {
     const auto& types = ex_.types();
@@ -289,8 +239,8 @@ class WorkerServer {
     res.status = "ok";
     FailureRecord failure;
     std::uint64_t count = 0;
-    std::optional<Decoys> decoys;
-    if (p.paranoid) decoys.emplace();
+    std::optional<RpcGuard> guard;  // paranoid mode: a replay of a damaged call
+    if (p.paranoid) guard.emplace();
     for (;;) {
       // Go's chain: five stacked mutations, then back to the original input.
       if (count % 5 == 0) {
@@ -301,8 +251,8 @@ class WorkerServer {
       mutator_.mutate(shm_.current(), splice, rng_);
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
-      if (decoys && !decoys->intact()) {
-        rpc_lost("the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)", true);
+      if (guard && !guard->intact()) {
+        rpc_lost(kDamagedChannel, true);
       }
       if (r == RunResult::Fail) {
         hdr_.failure = failure;
@@ -332,7 +282,12 @@ class WorkerServer {
     FailureRecord failure;
     bool fresh = false;
     std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-    RunResult r = run_current(&failure, 1, &fresh);
+    RunResult r;
+    {
+      RpcGuard guard;
+      r = run_current(&failure, 1, &fresh);
+      if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+    }
     rpc::ExecResult res;
     res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
     write_snapshot();
@@ -387,7 +342,12 @@ class WorkerServer {
       core::store_entry(shm_.current(), candidate);
       bool fresh = false;
       core::failure_clear(hdr_.failure);
-      RunResult r = run_current(&failure, ++count, &fresh);
+      RunResult r;
+      {
+        RpcGuard guard;
+        r = run_current(&failure, ++count, &fresh);
+        if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+      }
       bool qualifies;
       if (coverage_mode) {
         if (r == RunResult::Fail) {

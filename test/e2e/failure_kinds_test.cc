@@ -1,0 +1,86 @@
+// Every kind of failure is caught while fuzzing, its exact input is saved (minimized to
+// the one byte that matters, even when the failure kills the worker), and the saved file
+// reproduces the failure in a plain seed run.
+#include <gtest/gtest.h>
+
+#include "test/support/test_support.h"
+
+namespace cfuzz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Kind {
+  std::string name;      // CFUZZ_TEST_FAILURE
+  std::string target;    // which build of failure_kinds.cc
+  std::string reported;  // what the report must say
+  std::vector<std::string> flags = {};
+};
+
+std::ostream& operator<<(std::ostream& os, const Kind& k) { return os << k.name << "/" << k.target; }
+
+class FailureKinds : public ::testing::TestWithParam<Kind> {};
+
+TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
+  const Kind& k = GetParam();
+  TempDir dir;
+  std::vector<std::string> argv{cfuzz(), "run", target(k.target), "--cachedir", (dir / "cache").string(),
+                                "--parallel", "1", "--fuzztime", "60s", "--fuzzminimizetime", "20s"};
+  argv.insert(argv.end(), k.flags.begin(), k.flags.end());
+  std::vector<std::string> env{"CFUZZ_TEST_FAILURE=" + k.name};
+  auto r = run(argv, {.cwd = dir.str(), .env = env});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("--- FAIL: FuzzFailure"), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find(k.reported), std::string::npos) << r.all();
+
+  auto saved = files_in(dir / "testdata/fuzz/FuzzFailure");
+  ASSERT_EQ(saved.size(), 1u) << r.all();
+  EXPECT_EQ(read_file(saved[0]), "go test fuzz v1\n[]byte(\"X\")\n") << r.out;
+  EXPECT_NE(line_after(r.out, "Failing input written to ").find(saved[0].filename().string()), std::string::npos);
+
+  // The re-run command from the report fails the same way. A hang is cut short by the
+  // test; unbounded memory is bounded by an address-space limit.
+  std::string cmd = "exec " + target(k.target) + " --run FuzzFailure/" + saved[0].filename().string();
+  if (k.name == "oom") cmd = "ulimit -v 2000000; " + cmd;
+  auto rerun = run({"/bin/bash", "-c", cmd}, {.cwd = dir.str(), .env = env, .timeout = std::chrono::seconds(k.name == "hang" ? 3 : 60)});
+  if (k.name == "hang") {
+    EXPECT_TRUE(rerun.timed_out) << rerun.all();
+  } else {
+    EXPECT_NE(rerun.exit_code, 0) << rerun.all();
+    EXPECT_NE(rerun.all().find("FuzzFailure/" + saved[0].filename().string()), std::string::npos) << rerun.all();
+  }
+  EXPECT_TRUE(processes_running(target(k.target)).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryKind, FailureKinds,
+    ::testing::Values(Kind{"fatal", "failure_kinds", "fatal failure on input of 1 bytes"},
+                      Kind{"error", "failure_kinds", "error failure"},
+                      Kind{"exception", "failure_kinds", "uncaught exception std::runtime_error"},
+                      Kind{"abort", "failure_kinds", "deadly signal SIGABRT"},
+                      Kind{"assert", "failure_kinds", "deadly signal SIGABRT"},
+                      Kind{"segv", "failure_kinds", "deadly signal SIGSEGV"},
+                      Kind{"bus", "failure_kinds", "deadly signal SIGBUS"},
+                      Kind{"fpe", "failure_kinds", "deadly signal SIGFPE"},
+                      Kind{"ill", "failure_kinds", "deadly signal SIGILL"},
+                      Kind{"stack", "failure_kinds", "deadly signal stack-overflow"},
+                      Kind{"exit", "failure_kinds", "target called exit(3)"},
+                      Kind{"_exit", "failure_kinds", "target called exit(4)"},
+                      Kind{"hang", "failure_kinds", "an input ran for more than 1s", {"--timeout", "1s"}},
+                      Kind{"oom", "failure_kinds", "over the 300 MB limit", {"--rss-limit-mb", "300"}},
+                      Kind{"close_rpc", "failure_kinds", "RPC descriptors"},
+                      Kind{"garbage_rpc", "failure_kinds", "RPC descriptors"},
+                      Kind{"segv", "failure_kinds_asan", "AddressSanitizer: SEGV"},
+                      Kind{"asan", "failure_kinds_asan", "AddressSanitizer: heap-buffer-overflow"},
+                      Kind{"ubsan", "failure_kinds_asan", "UndefinedBehaviorSanitizer: signed-integer-overflow"},
+                      Kind{"tsan", "failure_kinds_tsan", "ThreadSanitizer: data race"}),
+    [](const ::testing::TestParamInfo<Kind>& info) {
+      std::string n = info.param.name + "_" + info.param.target;
+      for (char& c : n) {
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return n;
+    });
+
+}  // namespace
+}  // namespace cfuzz::test

@@ -1,0 +1,243 @@
+// `cfuzz run` end to end: real targets built with cfuzz-clang++, the real coordinator.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "test/support/test_support.h"
+
+namespace cfuzz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every fuzzing test checks at its end that no worker outlived the run.
+class FuzzRun : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (const auto& t : used_) {
+      auto left = processes_running(target(t));
+      EXPECT_TRUE(left.empty()) << left.size() << " process(es) of " << t << " left behind";
+    }
+  }
+
+  CommandResult fuzz(const std::string& t, std::vector<std::string> args, std::vector<std::string> env = {}) {
+    used_.insert(t);
+    std::vector<std::string> argv{cfuzz(), "run", target(t), "--cachedir", (dir / "cache").string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run(argv, {.cwd = dir.str(), .env = std::move(env)});
+  }
+
+  // The one file saved under testdata/fuzz/<test>/, checked against the report.
+  fs::path saved_input(const CommandResult& r, const std::string& test) {
+    auto files = files_in(dir / "testdata/fuzz" / test);
+    EXPECT_EQ(files.size(), 1u) << r.all();
+    if (files.empty()) return {};
+    std::string written = line_after(r.out, "Failing input written to ");
+    EXPECT_EQ(written, "testdata/fuzz/" + test + "/" + files[0].filename().string()) << r.out;
+    EXPECT_NE(r.out.find("To re-run:"), std::string::npos) << r.out;
+    return files[0];
+  }
+
+  TempDir dir;
+  std::set<std::string> used_;
+};
+
+TEST_F(FuzzRun, FindsSevenNestedByteChecksAndTheSavedInputReproduces) {
+  for (std::string t : {"nested_word", "nested_word_asan"}) {
+    auto r = fuzz(t, {"--fuzztime", "120s", "--parallel", "2"});
+    ASSERT_EQ(r.exit_code, 1) << t << r.all();
+    EXPECT_NE(r.out.find("gathering baseline coverage"), std::string::npos);
+    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.out;
+    fs::path saved = saved_input(r, "FuzzNestedWord");
+    EXPECT_EQ(read_file(saved), "go test fuzz v1\n[]byte(\"cfuzzer\")\n");
+    auto rerun = run({target(t), "--run", "FuzzNestedWord/" + saved.filename().string()}, {.cwd = dir.str()});
+    EXPECT_NE(rerun.exit_code, 0);
+    EXPECT_NE(rerun.err.find("FuzzNestedWord/" + saved.filename().string()), std::string::npos) << rerun.all();
+    fs::remove_all(dir / "testdata");
+  }
+}
+
+TEST_F(FuzzRun, NxRunsExactlyNExecutions) {
+  for (int parallel : {1, 2}) {
+    fs::path count = dir / ("count" + std::to_string(parallel));
+    auto r = fuzz("exec_counter", {"--fuzztime", "5000x", "--parallel", std::to_string(parallel)},
+                  {"CFUZZ_TEST_COUNT_FILE=" + count.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.all();
+    EXPECT_EQ(fs::file_size(count), 5000u) << "with " << parallel << " workers\n" << r.out;
+    EXPECT_NE(r.out.find("execs: 5000 "), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
+  auto first = fuzz("nested_word", {"--fuzztime", "3000x", "--parallel", "1", "--seed", "3"});
+  ASSERT_EQ(first.exit_code, 0) << first.all();
+  auto cached = files_in(dir / "cache/FuzzNestedWord");
+  ASSERT_FALSE(cached.empty()) << first.all();
+  auto second = fuzz("nested_word", {"--fuzztime", "10x", "--parallel", "1"});
+  ASSERT_EQ(second.exit_code, 0) << second.all();
+  std::string total = std::to_string(cached.size() + 1);  // the cache plus the f.add seed
+  EXPECT_NE(second.out.find("gathering baseline coverage: 0/" + total + " completed"), std::string::npos)
+      << second.out;
+  // The cache files are plain v1 corpus files that the target itself can run.
+  auto seeds = run({target("nested_word"), "--srcdir", dir.str()}, {.cwd = dir.str()});
+  EXPECT_EQ(seeds.exit_code, 0);
+  EXPECT_NE(read_file(cached[0]).find("go test fuzz v1\n[]byte("), std::string::npos);
+}
+
+TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
+  auto entries = [&](const std::string& cache) {
+    auto r = run({cfuzz(), "run", target("nested_word"), "--cachedir", (dir / cache).string(), "--seed", "11",
+                  "--parallel", "1", "--fuzztime", "20000x", "--json"},
+                 {.cwd = dir.str()});
+    used_.insert("nested_word");
+    std::vector<std::string> names;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line);
+      if (j["event"] == "new_entry") names.push_back(j["name"]);
+      if (j["event"] == "done") names.push_back("execs=" + std::to_string(j["execs"].get<long>()));
+    }
+    return names;
+  };
+  auto a = entries("cache_a");
+  auto b = entries("cache_b");
+  EXPECT_GT(a.size(), 2u);
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(FuzzRun, KilledWorkerIsReplacedAndFuzzingGoesOn) {
+  used_.insert("exec_counter");
+  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel",
+                 "2", "--fuzztime", "8s"},
+                {.cwd = dir.str()});
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 100 && workers.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    workers = processes_running(target("exec_counter"));
+  }
+  ASSERT_EQ(workers.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ::kill(workers[0], SIGKILL);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  auto now = processes_running(target("exec_counter"));
+  auto r = bg.wait();
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_EQ(now.size(), 2u) << "the killed worker was not replaced";
+  EXPECT_NE(r.err.find("terminated by signal SIGKILL"), std::string::npos) << r.err;
+  // Progress lines after the kill show executions still growing.
+  std::istringstream in(r.out);
+  std::vector<long> execs;
+  for (std::string line; std::getline(in, line);) {
+    std::string e = line_after(line, "execs: ");
+    if (!e.empty()) execs.push_back(std::stol(e));
+  }
+  ASSERT_GE(execs.size(), 2u) << r.out;
+  EXPECT_GT(execs.back(), execs[execs.size() - 2]);
+}
+
+TEST_F(FuzzRun, MalformedMessageFromAWorkerDoesNotKillTheCoordinator) {
+  fs::path marker = dir / "garbage-written";
+  auto r = fuzz("flaky_rpc", {"--fuzztime", "3s", "--parallel", "1"}, {"CFUZZ_TEST_MARKER=" + marker.string()});
+  EXPECT_TRUE(fs::exists(marker)) << "the target never wrote its garbage";
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.err.find("not reproducible"), std::string::npos) << r.all();
+  EXPECT_FALSE(fs::exists(dir / "testdata")) << "nothing is a failure here";
+}
+
+TEST_F(FuzzRun, FailingSeedStopsTheRunAndIsNotRewritten) {
+  write_file(dir / "testdata/fuzz/FuzzFailure/known_crasher", "go test fuzz v1\n[]byte(\"Xyz\")\n");
+  auto r = fuzz("failure_kinds", {"--fuzztime", "30s"}, {"CFUZZ_TEST_FAILURE=fatal"});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("failure while testing seed corpus entry: FuzzFailure/known_crasher"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(files_in(dir / "testdata/fuzz/FuzzFailure").size(), 1u);
+}
+
+TEST_F(FuzzRun, KeepFuzzingSavesEachDistinctFailureOnce) {
+  auto r = fuzz("failure_kinds", {"--fuzztime", "6s", "--keepfuzzing", "--fuzzminimizetime", "5s"},
+                {"CFUZZ_TEST_FAILURE=two"});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  auto saved = files_in(dir / "testdata/fuzz/FuzzFailure");
+  ASSERT_EQ(saved.size(), 2u) << r.all();
+  std::set<std::string> contents{read_file(saved[0]), read_file(saved[1])};
+  EXPECT_TRUE(contents.count("go test fuzz v1\n[]byte(\"X\")\n")) << r.out;
+  EXPECT_TRUE(contents.count("go test fuzz v1\n[]byte(\"Y\")\n")) << r.out;
+}
+
+TEST_F(FuzzRun, JsonLinesDescribeTheRunForCI) {
+  auto r = fuzz("nested_word", {"--fuzztime", "120s", "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.all();
+  std::set<std::string> events;
+  std::string written;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line);  // every line is JSON
+    events.insert(j["event"].get<std::string>());
+    if (j["event"] == "failure") written = j["written_to"];
+  }
+  EXPECT_TRUE(events.count("baseline") && events.count("failure") && events.count("done")) << r.out;
+  EXPECT_TRUE(fs::exists(dir / written)) << written;
+}
+
+TEST_F(FuzzRun, InterruptStopsCleanlyWithExitZero) {
+  used_.insert("exec_counter");
+  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel",
+                 "2"},
+                {.cwd = dir.str()});
+  for (int i = 0; i < 200 && bg.out_so_far().find("now fuzzing") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  bg.signal(SIGINT);
+  auto r = bg.wait(std::chrono::seconds(20));
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+}
+
+TEST_F(FuzzRun, MultiValueEntryBugIsFoundAndMinimizedInEveryValue) {
+  auto r = fuzz("typed_args", {"--fuzz", "FuzzTyped$", "--fuzztime", "120s"});
+  ASSERT_EQ(r.exit_code, 1) << r.all();
+  fs::path saved = saved_input(r, "FuzzTyped");
+  std::string text = read_file(saved);
+  // Each value shrank to what the bug needs: a short name, the smallest level.
+  EXPECT_NE(text.find("bool(false)"), std::string::npos) << text;
+  EXPECT_NE(text.find("byte('\\t')"), std::string::npos) << text;
+  auto rerun = run({target("typed_args"), "--run", "FuzzTyped/" + saved.filename().string()}, {.cwd = dir.str()});
+  EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+  EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.out;
+}
+
+TEST(FuzzRunErrors, SetupErrorsExitTwoWithAClearMessage) {
+  TempDir dir;
+  struct Case {
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  std::vector<Case> cases = {
+      {{"run", (dir / "missing").string()}, "no such file"},
+      {{"run", target("not_instrumented")}, "is not instrumented"},
+      {{"run", "/bin/true"}, "is not a cfuzz target"},
+      {{"run", target("typed_args"), "--fuzz", "FuzzTyped"}, "matches more than one fuzz test: [FuzzTyped FuzzTypedPasses]"},
+      {{"run", target("typed_args")}, "has several fuzz tests"},
+      {{"run", target("typed_args"), "--fuzz", "Nothing"}, "matches no fuzz test"},
+      {{"run", target("nested_word"), "--fuzztime", "soon"}, "--fuzztime soon: invalid duration"},
+      {{"run", target("nested_word"), "--fuzztime", "0x"}, "--fuzztime 0x: must be more than zero"},
+      {{"run", target("nested_word"), "--timeout", "fast"}, "--timeout fast"},
+      {{"run"}, "target is required"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> argv{cfuzz()};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    auto r = run(argv, {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, 2) << c.expect << "\n" << r.all();
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace cfuzz::test

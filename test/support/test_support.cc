@@ -1,0 +1,183 @@
+#include "test/support/test_support.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "libfuzzdriver/process.h"
+
+namespace cfuzz::test {
+
+namespace fs = std::filesystem;
+
+std::string bin_dir() { return CFUZZ_TEST_BIN_DIR; }
+std::string targets_dir() { return CFUZZ_TEST_TARGETS_DIR; }
+std::string source_dir() { return CFUZZ_TEST_SOURCE_DIR; }
+std::string cfuzz() { return bin_dir() + "/cfuzz"; }
+std::string target(const std::string& name) { return targets_dir() + "/" + name; }
+
+CommandResult run(const std::vector<std::string>& argv, const CommandOptions& options) {
+  auto [out_r, out_w] = driver::make_pipe();
+  auto [err_r, err_w] = driver::make_pipe();
+  driver::SpawnSpec spec;
+  spec.program = argv.at(0);
+  spec.args.assign(argv.begin() + 1, argv.end());
+  spec.env = options.env;
+  spec.cwd = options.cwd;
+  spec.fds = {{out_w, 1}, {err_w, 2}};
+  driver::Process p = driver::Process::spawn(spec);
+  close(out_w);
+  close(err_w);
+  CommandResult r;
+  pollfd fds[2] = {{out_r, POLLIN, 0}, {err_r, POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  auto deadline = std::chrono::steady_clock::now() + options.timeout;
+  char buf[65536];
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      p.kill_group();
+      break;
+    }
+    int n = poll(fds, 2, static_cast<int>(std::min<long>(left.count(), 1000)));
+    if (n < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(got));
+      } else {
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  close(out_r);
+  close(err_r);
+  p.wait();
+  int st = p.status();
+  if (WIFEXITED(st)) r.exit_code = WEXITSTATUS(st);
+  if (WIFSIGNALED(st)) r.signal = WTERMSIG(st);
+  return r;
+}
+
+struct Background::Impl {
+  driver::Process process;
+  TempDir dir;
+};
+
+Background::Background(const std::vector<std::string>& argv, const CommandOptions& options) : impl_(new Impl) {
+  int out = ::open((impl_->dir / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = ::open((impl_->dir / "err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  driver::SpawnSpec spec;
+  spec.program = argv.at(0);
+  spec.args.assign(argv.begin() + 1, argv.end());
+  spec.env = options.env;
+  spec.cwd = options.cwd;
+  spec.fds = {{out, 1}, {err, 2}};
+  impl_->process = driver::Process::spawn(spec);
+  ::close(out);
+  ::close(err);
+}
+
+Background::~Background() { delete impl_; }
+
+pid_t Background::pid() const { return impl_->process.pid(); }
+
+void Background::signal(int sig) { impl_->process.signal(sig); }
+
+CommandResult Background::wait(std::chrono::seconds timeout) {
+  CommandResult r;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!impl_->process.poll_exit()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      r.timed_out = true;
+      impl_->process.kill_group();
+      impl_->process.wait();
+      break;
+    }
+    usleep(20000);
+  }
+  int st = impl_->process.status();
+  if (WIFEXITED(st)) r.exit_code = WEXITSTATUS(st);
+  if (WIFSIGNALED(st)) r.signal = WTERMSIG(st);
+  r.out = read_file(impl_->dir / "out");
+  r.err = read_file(impl_->dir / "err");
+  return r;
+}
+
+std::string Background::out_so_far() const { return read_file(impl_->dir / "out"); }
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "cfuzz-test-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& data) {
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << data;
+}
+
+std::vector<fs::path> files_in(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file()) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<pid_t> processes_running(const std::string& exe) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  std::string want = fs::canonical(exe, ec).string();
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec2;
+    fs::path link = fs::read_symlink(e.path() / "exe", ec2);
+    if (ec2 || link.string() != want) continue;
+    // Zombies (exited, not yet reaped by a parent that is itself going away) do not count.
+    std::string stat = read_file(e.path() / "stat");
+    auto close_paren = stat.rfind(')');
+    if (close_paren != std::string::npos && close_paren + 2 < stat.size() && stat[close_paren + 2] == 'Z') continue;
+    pids.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return pids;
+}
+
+std::string line_after(const std::string& text, const std::string& prefix) {
+  auto at = text.find(prefix);
+  if (at == std::string::npos) return {};
+  at += prefix.size();
+  auto end = text.find('\n', at);
+  return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+}  // namespace cfuzz::test

@@ -1,0 +1,78 @@
+// What the end-to-end tests share: running the real binaries and looking at the results.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cfuzz::test {
+
+// Where CMake put things (set by test/CMakeLists.txt).
+std::string bin_dir();      // build/bin: cfuzz, cfuzz-clang++
+std::string targets_dir();  // build/test/targets
+std::string source_dir();   // the repository
+std::string cfuzz();        // build/bin/cfuzz
+std::string target(const std::string& name);  // build/test/targets/<name>
+
+struct CommandResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  int signal = 0;
+  bool timed_out = false;
+  std::string out, err;
+  std::string all() const { return out + err; }
+};
+
+struct CommandOptions {
+  std::string cwd;
+  std::vector<std::string> env;  // "NAME=value" added to the environment
+  std::chrono::seconds timeout{300};
+};
+
+CommandResult run(const std::vector<std::string>& argv, const CommandOptions& options = {});
+
+// A command running in the background, its output going to files.
+class Background {
+ public:
+  Background(const std::vector<std::string>& argv, const CommandOptions& options = {});
+  ~Background();
+  pid_t pid() const;
+  void signal(int sig);
+  // Waits for the command to end (killing it after `timeout`) and collects its output.
+  CommandResult wait(std::chrono::seconds timeout = std::chrono::seconds(300));
+  // What it has written to stdout so far.
+  std::string out_so_far() const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+// A fresh directory, removed with its contents at the end of the test.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+  std::filesystem::path operator/(const std::string& p) const { return path_ / p; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string read_file(const std::filesystem::path& p);
+void write_file(const std::filesystem::path& p, const std::string& data);
+std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir);
+
+// Processes (other than zombies) whose executable is `exe`.
+std::vector<pid_t> processes_running(const std::string& exe);
+
+// The text after `prefix` up to the end of that line, in `text`; empty if absent.
+std::string line_after(const std::string& text, const std::string& prefix);
+
+}  // namespace cfuzz::test

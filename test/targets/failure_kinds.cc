@@ -1,0 +1,109 @@
+// Every way a target can fail, one at a time: CFUZZ_TEST_FAILURE names the kind, and any
+// input whose first byte is 'X' triggers it (the seed "hello" is one byte away).
+#include <cfuzz/cfuzz.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const std::string& kind() {
+  static const std::string k = [] {
+    const char* e = std::getenv("CFUZZ_TEST_FAILURE");
+    return std::string(e != nullptr ? e : "");
+  }();
+  return k;
+}
+
+__attribute__((noinline)) int recurse(int n) {
+  volatile char pad[512];
+  pad[0] = static_cast<char>(n);
+  return recurse(n + 1) + pad[0];
+}
+
+int shared_counter;
+
+void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
+  const std::string& k = kind();
+  if (k == "fatal" || k == "two") t.fatalf("fatal failure on input of %zu bytes", d.size());
+  if (k == "error") t.error("error failure");
+  if (k == "exception") throw std::runtime_error("exception failure");
+  if (k == "abort") std::abort();
+  if (k == "assert") assert(d[0] != 'X' && "assertion failure");
+  if (k == "segv") *static_cast<volatile int*>(nullptr) = 1;
+  if (k == "bus") {
+    // Reading a mapped page past the end of its (empty) file raises SIGBUS.
+    FILE* f = std::tmpfile();
+    auto* p = static_cast<volatile char*>(mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fileno(f), 0));
+    (void)p[0];
+  }
+  if (k == "fpe") {
+    volatile int zero = 0;
+    volatile int r = 7 / zero;
+    (void)r;
+  }
+  if (k == "ill") __builtin_trap();
+  if (k == "stack") recurse(1);
+  if (k == "exit") std::exit(3);
+  if (k == "_exit") _exit(4);
+  if (k == "hang") {
+    for (volatile int i = 0;; i = i + 1) {
+    }
+  }
+  if (k == "oom") {
+    std::vector<char*> blocks;
+    for (;;) {
+      char* b = static_cast<char*>(std::malloc(64 << 20));
+      std::memset(b, 1, 64 << 20);
+      blocks.push_back(b);
+    }
+  }
+  if (k == "close_rpc") {
+    close(3);
+    close(4);
+  }
+  if (k == "garbage_rpc") {
+    ssize_t n = write(4, "garbage!\n", 9);
+    (void)n;
+  }
+  if (k == "asan") {
+    auto* p = static_cast<char*>(std::malloc(d.size()));
+    std::memcpy(p, d.data(), d.size());
+    volatile char c = p[d.size()];  // one past the end
+    (void)c;
+    std::free(p);
+  }
+  if (k == "ubsan") {
+    volatile int big = INT_MAX;
+    volatile int r = big + static_cast<int>(d.size());
+    (void)r;
+  }
+  if (k == "tsan") {
+    std::thread a([] { for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1; });
+    std::thread b([] { for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1; });
+    a.join();
+    b.join();
+  }
+}
+
+}  // namespace
+
+CFUZZ_TEST(FuzzFailure, f) {
+  f.add(std::vector<std::uint8_t>{'h', 'e', 'l', 'l', 'o'});
+  f.fuzz([](cfuzz::T& t, std::span<const std::uint8_t> d) {
+    if (!d.empty() && d[0] == 'X') fail(t, d);
+    // "two": a second, different failure on 'Y', for --keepfuzzing.
+    if (!d.empty() && d[0] == 'Y' && kind() == "two") std::abort();
+  });
+}
