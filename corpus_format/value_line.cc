@@ -82,7 +82,7 @@ struct Call {
   enum class Fun { Ident, Selector, Slice } fun;
   std::string_view name;      // the identifier; math for a selector; the element type
   std::string_view selector;  // for math.NAME
-  std::string_view spelled;   // FUN as written, for messages
+  std::string spelled;        // FUN without the spaces or comments, for messages
   const Token* op = nullptr;  // prefix operator, if any
   const Token* operand = nullptr;
 };
@@ -124,7 +124,9 @@ class LineParser {
 
   bool parse_call(Call* call) {
     if (tokens_.empty()) {
-      return fail_parse("expected a value such as int(5) or []byte(\"...\"), found only a comment");
+      return fail_parse(
+          "expected a value such as int(5) or []byte(\"...\"), found only comments or a byte "
+          "order mark");
     }
     std::size_t i = 0;
     if (is(0, TokenKind::LBrack)) {
@@ -154,9 +156,8 @@ class LineParser {
       return fail_parse("expected a type such as int or []byte at the start of the line, found " +
                         describe(at(0)));
     }
-    call->spelled = line_.substr(
-        tokens_[0].offset, tokens_[i - 1].offset + tokens_[i - 1].text.size() - tokens_[0].offset);
-    const std::string fun(call->spelled);
+    for (std::size_t k = 0; k < i; ++k) call->spelled += tokens_[k].text;
+    const std::string& fun = call->spelled;
 
     if (!is(i, TokenKind::LParen)) {
       return fail_parse("expected '(' after " + fun + ", found " + describe(at(i)));
@@ -199,7 +200,7 @@ class LineParser {
   }
 
   ValueLineResult build(const Call& call) {
-    const std::string fun(call.spelled);
+    const std::string& fun = call.spelled;
     const Token& operand = *call.operand;
 
     if (call.fun == Call::Fun::Slice) {

@@ -408,7 +408,8 @@ TEST(Errors, EveryKindOfBadLineIsRejectedWithAClearReason) {
       {"int(\v5)", "unexpected character U+000B"},
       {"int(5) # x", "unexpected character '#'"},
       {"ínt(5)", "outside a quoted literal"},
-      {"// just a comment", "found only a comment"},
+      {"// just a comment", "found only comments"},
+      {"\xEF\xBB\xBF", "byte order mark"},
       {"int(5)\xEF\xBB\xBF", "byte order mark"},
   };
   for (const auto& c : cases) {
