@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   cfuzz::cmd::add_run_command(app, exit_code);
+  cfuzz::cmd::add_minimize_command(app, exit_code);
   cfuzz::cmd::add_corpus_command(app, exit_code);
   cfuzz::cmd::add_clean_command(app, exit_code);
 

@@ -315,8 +315,11 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
       return make([](corpus::Value& x) { set_number(x, [](auto) { return 0; }); });
     case kNumHalve: {
       Number n = number_of(v);
+      // Halving stops at magnitude 2 (integers) or 1 (floats: halving further would walk
+      // through ever smaller fractions down to denormals, which nobody wants to read).
+      double magnitude = std::fabs(static_cast<double>(n.value));
       if (n.value == 0 || std::isnan(static_cast<double>(n.value)) ||
-          (n.kind != Number::Floating && std::fabs(static_cast<double>(n.value)) < 2)) {
+          magnitude < (n.kind == Number::Floating ? 1.0 : 2.0)) {
         next_stage();
         return false;
       }

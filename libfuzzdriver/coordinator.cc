@@ -17,6 +17,7 @@
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/sanitizer_env.h"
 
 namespace cfuzz::driver {
 
@@ -67,24 +68,11 @@ Coordinator::~Coordinator() {
   }
 }
 
-std::vector<std::string> Coordinator::worker_environment() const {
-  // Sanitizer settings for fuzzing, placed before the user's own so that theirs win:
-  // UBSan and TSan reports must end the process (they only print otherwise), and leak
-  // reports at a worker's normal exit are not failures of any input.
-  auto with_user = [](const char* name, const std::string& ours) {
-    const char* user = std::getenv(name);
-    return std::string(name) + "=" + ours + (user != nullptr && user[0] != '\0' ? ":" + std::string(user) : "");
-  };
-  return {with_user("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1"),
-          with_user("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
-          with_user("TSAN_OPTIONS", "halt_on_error=1")};
-}
-
 WorkerConfig Coordinator::worker_config() const {
   WorkerConfig c;
   c.target = target_.abs_path;
   c.test = test_.name;
-  c.env = worker_environment();
+  c.env = fuzzing_environment();
   c.types = test_.types;
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
@@ -127,7 +115,7 @@ void Coordinator::load_corpus() {
 
 int Coordinator::run() {
   start_ = Clock::now();
-  target_ = describe_target(opts_.target, opts_.srcdir, worker_environment());
+  target_ = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
   test_ = target_.select(opts_.fuzz);
   if (!test_.error.empty()) {
     // The test body failed before f.fuzz (f.fail, f.skip, an exception): a test failure.

@@ -51,7 +51,6 @@ class Coordinator {
   // Setup (coordinator.cc).
   void load_corpus();
   WorkerConfig worker_config() const;
-  std::vector<std::string> worker_environment() const;
 
   // The main thread.
   void supervise();

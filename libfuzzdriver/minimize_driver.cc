@@ -16,6 +16,10 @@ using std::chrono::milliseconds;
 
 namespace {
 
+// A minimize call runs at most this long, so that progress is reported and an interrupt
+// is honoured promptly; the next call resumes where it stopped.
+constexpr milliseconds kMinimizeSlice{1000};
+
 rpc::FailureSignature signature_of(const core::FailureRecord& r) {
   rpc::FailureSignature s;
   s.kind = r.kind;
@@ -46,7 +50,8 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
   if (target != nullptr) params.target = signature_of(*target);
 
   for (;;) {
-    std::uint64_t limit = 0, deadline_ms = 0;
+    if (limits.cancelled && limits.cancelled()) return out;
+    std::uint64_t limit = 0, deadline_ms = static_cast<std::uint64_t>(kMinimizeSlice.count());
     if (limits.execs) {
       if (out.execs >= *limits.execs) return out;
       limit = *limits.execs - out.execs;
@@ -54,7 +59,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (limits.deadline) {
       auto left = std::chrono::duration_cast<milliseconds>(*limits.deadline - Clock::now()).count();
       if (left <= 0) return out;
-      deadline_ms = static_cast<std::uint64_t>(left);
+      deadline_ms = std::min<std::uint64_t>(deadline_ms, static_cast<std::uint64_t>(left));
     }
     if (!ensure_running(w)) return out;
     core::ShmView shm = w.shm().view();
@@ -67,7 +72,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (keep != nullptr) std::memcpy(shm.mask(), keep->data(), keep->size());
     params.limit = limit;
     params.deadline_ms = deadline_ms;
-    CallOutcome r = w.call("minimize", params, milliseconds(deadline_ms != 0 ? deadline_ms : 3600000));
+    CallOutcome r = w.call("minimize", params, milliseconds(deadline_ms));
     out.execs += r.execs;
     if (r.kind == CallOutcome::Kind::Ok) {
       auto res = r.result.get<rpc::MinimizeResult>();
@@ -79,8 +84,17 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
         out.failing_input = core::load_entry(shm.current());
         return out;
       }
-      out.complete = res.status == "done";
-      return out;
+      if (res.status == "done") {
+        out.complete = true;
+        return out;
+      }
+      // The slice ended: go on from where the minimizer stopped. Its published position is
+      // that of the last candidate, which is tried again (its verdict was not kept).
+      if (limits.on_progress) limits.on_progress(out.best, out.execs);
+      std::copy(std::begin(shm.header().minimize.state), std::end(shm.header().minimize.state),
+                params.state.begin());
+      params.resume_verdict.reset();
+      continue;
     }
     if (r.kind == CallOutcome::Kind::Error) {
       spdlog::warn("worker {}: minimize failed: {}", w.index(), r.error);
@@ -117,6 +131,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     params.resume_verdict = qualifies;
     ++out.restarts;
     hdr.minimize.active = 0;
+    if (limits.on_progress) limits.on_progress(out.best, out.execs);
   }
 }
 

@@ -22,6 +22,10 @@ namespace cfuzz::driver {
 struct MinimizeLimits {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::optional<std::uint64_t> execs;
+  // Called about once a second with the best input so far and executions used.
+  std::function<void(const corpus::Entry& best, std::uint64_t execs)> on_progress;
+  // Checked about once a second: stop early (an interrupt) and keep the best so far.
+  std::function<bool()> cancelled;
 };
 
 struct MinimizeOutcome {

@@ -1,0 +1,20 @@
+#include "libfuzzdriver/sanitizer_env.h"
+
+#include <cstdlib>
+
+namespace cfuzz::driver {
+
+std::vector<std::string> fuzzing_environment() {
+  auto with_user = [](const char* name, const std::string& ours) {
+    const char* user = std::getenv(name);
+    return std::string(name) + "=" + ours + (user != nullptr && user[0] != '\0' ? ":" + std::string(user) : "");
+  };
+  // UBSan and TSan reports must end the process (by default they only print); leak reports
+  // at a worker's normal exit are nobody's failure; allocations too large to satisfy
+  // return null (the target's problem to handle) instead of aborting the worker.
+  return {with_user("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1"),
+          with_user("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
+          with_user("TSAN_OPTIONS", "halt_on_error=1")};
+}
+
+}  // namespace cfuzz::driver
