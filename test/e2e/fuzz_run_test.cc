@@ -89,6 +89,21 @@ TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
   EXPECT_NE(read_file(cached[0]).find("go test fuzz v1\n[]byte("), std::string::npos);
 }
 
+TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
+  // Coverage past the first check needs 7 bytes; minimization leaves exactly that many.
+  auto r = fuzz("nested_word", {"--fuzztime", "20000x", "--parallel", "1", "--seed", "5", "--max-len", "64"});
+  ASSERT_EQ(r.exit_code, 0) << r.all();
+  auto cached = files_in(dir / "cache/FuzzNestedWord");
+  ASSERT_GE(cached.size(), 2u) << r.all();
+  for (const auto& f : cached) {
+    std::string text = read_file(f);
+    std::string value = text.substr(text.find("[]byte(\"") + 8);
+    value = value.substr(0, value.rfind('"'));
+    // Every byte is printable after minimization, so the literal has one char per byte.
+    EXPECT_EQ(value.size(), 7u) << text;
+  }
+}
+
 TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
   auto entries = [&](const std::string& cache) {
     auto r = run({cfuzz(), "run", target("nested_word"), "--cachedir", (dir / cache).string(), "--seed", "11",
