@@ -14,16 +14,6 @@
 
 namespace cfuzz::corpus {
 
-namespace {
-
-std::string show_header(std::string_view line) {
-  constexpr std::size_t kMax = 40;
-  if (line.size() > kMax) return go_quote(line.substr(0, kMax)) + "...";
-  return go_quote(line);
-}
-
-}  // namespace
-
 Entry decode(std::string_view text, std::string_view filename) {
   const std::string file(filename);
   const std::string header_hint = "expected the header line \"" + std::string(kHeader) + "\"";
@@ -34,7 +24,9 @@ Entry decode(std::string_view text, std::string_view filename) {
   std::size_t newline = text.find('\n');
   std::string_view header = text.substr(0, newline);
   if (!header.empty() && header.back() == '\r') header.remove_suffix(1);
-  if (header != kHeader) throw CorpusError(file, 1, header_hint + ", got " + show_header(header));
+  if (header != kHeader) {
+    throw CorpusError(file, 1, header_hint + ", got " + go_quote_short(header, 40));
+  }
   if (newline == std::string_view::npos) {
     throw CorpusError(file, 1, "the header line must end with a newline");
   }

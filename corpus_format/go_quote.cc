@@ -76,23 +76,46 @@ std::optional<std::uint32_t> hex_value(char c) {
 
 }  // namespace
 
+namespace {
+
+// Appends the quoted form of the first rune of `bytes` (or of its first byte, when that
+// does not start valid UTF-8) and returns how many bytes that consumed.
+std::size_t append_quoted_prefix(std::string& out, std::string_view bytes) {
+  const DecodedRune d = decode_rune(bytes);
+  if (d.rune == kRuneError && d.width == 1) {
+    out += "\\x";
+    append_hex(out, static_cast<unsigned char>(bytes[0]), 2);
+  } else {
+    append_escaped_rune(out, d.rune, '"');
+  }
+  return d.width;
+}
+
+}  // namespace
+
 std::string go_quote(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size() + 2);
   out.push_back('"');
-  while (!bytes.empty()) {
-    const DecodedRune d = decode_rune(bytes);
-    if (d.rune == kRuneError && d.width == 1) {
-      // A byte that does not start a valid UTF-8 sequence.
-      out += "\\x";
-      append_hex(out, static_cast<unsigned char>(bytes[0]), 2);
-    } else {
-      append_escaped_rune(out, d.rune, '"');
-    }
-    bytes.remove_prefix(d.width);
-  }
+  while (!bytes.empty()) bytes.remove_prefix(append_quoted_prefix(out, bytes));
   out.push_back('"');
   return out;
+}
+
+std::string go_quote_short(std::string_view bytes, std::size_t max_chars) {
+  const std::size_t size = bytes.size();
+  std::string out = "\"";
+  std::string piece;
+  while (!bytes.empty()) {
+    piece.clear();
+    const std::size_t width = append_quoted_prefix(piece, bytes);
+    if (out.size() - 1 + piece.size() > max_chars) {
+      return out + "\"... (" + std::to_string(size) + " bytes)";
+    }
+    out += piece;
+    bytes.remove_prefix(width);
+  }
+  return out + "\"";
 }
 
 std::string go_quote_rune(char32_t r) {

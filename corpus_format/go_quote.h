@@ -1,6 +1,7 @@
 // Go's literal syntax for strings, runes and numbers, as strconv and fmt write and read it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +15,10 @@ bool go_is_print(char32_t r);
 
 // strconv.Quote: double-quoted, printable runes raw, invalid UTF-8 as \xNN.
 std::string go_quote(std::string_view bytes);
+// go_quote for showing input in messages: stops (between runes) before the quoted text
+// passes `max_chars` characters and then notes the full size, as in "abc"... (1000 bytes).
+std::string go_quote_short(std::string_view bytes, std::size_t max_chars);
+
 // strconv.QuoteRune for a valid rune (fmt's %q of a rune or byte).
 std::string go_quote_rune(char32_t r);
 

@@ -26,7 +26,8 @@ constexpr std::string_view kTypeList =
     "uint32, uint64, float32 or float64";
 
 // Text from the line for an error message: shown as is when it is short and printable,
-// otherwise Go-quoted (so a message stays on one line whatever the file holds) and cut.
+// otherwise Go-quoted and cut short, so a message stays one modest printable line
+// whatever the file holds.
 std::string show(std::string_view text) {
   constexpr std::size_t kMax = 60;
   bool plain = text.size() <= kMax && !text.empty();
@@ -36,15 +37,7 @@ std::string show(std::string_view text) {
     rest.remove_prefix(d.width);
   }
   if (plain) return std::string(text);
-  if (text.size() <= kMax) return go_quote(text);
-  // Cut on a rune boundary so the quoted prefix does not end in a spurious \x escape.
-  std::size_t cut = 0;
-  while (cut < kMax) {
-    const std::size_t w = decode_rune(text.substr(cut)).width;
-    if (cut + w > kMax) break;
-    cut += w;
-  }
-  return go_quote(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+  return go_quote_short(text, kMax);
 }
 
 std::string describe(const Token* t) {

@@ -428,6 +428,16 @@ TEST(Errors, RawControlBytesAndBadUtf8AreRejectedEvenInsideLiterals) {
   EXPECT_NE(decode_error(v1("string(`\xed\xa0\x80`)\n")), "");
 }
 
+TEST(Errors, LinesOfControlCharactersGiveShortMessages) {
+  // Found by decode_fuzzer: quoting multiplies the size of control characters by four,
+  // so messages quoting such a line (twice) used to grow past 500 bytes.
+  const std::string line =
+      "\"a\f" + std::string(17, '\x11') + "!" + std::string(47, '\x11') + "[|\"";
+  const std::string message = decode_error(v1(line + "\n"));
+  EXPECT_NE(message, "");
+  EXPECT_LT(message.size(), 300u) << message;
+}
+
 TEST(Errors, MessagesStayOnOneLineWhateverTheInput) {
   const std::string message =
       decode_error(v1("bogus(\"\x01\x02\x1b[31m" + std::string(500, 'x') + "\")\n"));

@@ -32,6 +32,14 @@ TEST(GoQuote, InvalidUtf8BytesBecomeHexEscapes) {
   EXPECT_EQ(go_quote("\xff"), "\"\\xff\"");
 }
 
+TEST(GoQuoteShort, CutsBetweenRunesByQuotedLengthAndGivesTheSize) {
+  EXPECT_EQ(go_quote_short("abc", 10), "\"abc\"");
+  EXPECT_EQ(go_quote_short("abcdef", 4), "\"abcd\"... (6 bytes)");
+  // Escapes count at their quoted width, so control characters cannot stretch the result.
+  EXPECT_EQ(go_quote_short(std::string(100, '\x11'), 10), "\"\\x11\\x11\"... (100 bytes)");
+  EXPECT_EQ(go_quote_short("☃☃", 4), "\"☃\"... (6 bytes)");
+}
+
 TEST(GoQuoteRune, QuotesLikePercentQ) {
   EXPECT_EQ(go_quote_rune('a'), "'a'");
   EXPECT_EQ(go_quote_rune('\''), "'\\''");
