@@ -1,0 +1,100 @@
+// The coordinator's in-memory corpus: one copy of each content, and a schedule that gives
+// every entry turns but favours fresh, productive and small ones.
+#include "libfuzzdriver/corpus.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/pcg.h"
+
+namespace cfuzz::driver {
+namespace {
+
+CorpusEntry entry(std::string name, std::string encoded, std::uint64_t size = 10,
+                  std::uint64_t fuzz_calls = 0, std::uint64_t found = 0) {
+  CorpusEntry e;
+  e.name = std::move(name);
+  e.encoded = std::move(encoded);
+  e.size = size;
+  e.fuzz_calls = fuzz_calls;
+  e.found = found;
+  return e;
+}
+
+TEST(Corpus, AddKeepsOneCopyOfEachContent) {
+  Corpus c;
+  EXPECT_TRUE(c.empty());
+  EXPECT_TRUE(c.add(entry("seed#0", "go test fuzz v1\nstring(\"a\")\n")));
+  // Same bytes under another name and origin: a duplicate.
+  CorpusEntry dup = entry("abc123", "go test fuzz v1\nstring(\"a\")\n");
+  dup.origin = Origin::Cache;
+  EXPECT_FALSE(c.add(dup));
+  EXPECT_TRUE(c.add(entry("seed#1", "go test fuzz v1\nstring(\"b\")\n")));
+  EXPECT_TRUE(c.add(entry("empty", "")));
+  EXPECT_FALSE(c.add(entry("empty again", "")));
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c.at(0).name, "seed#0");  // the first copy is the one kept
+  EXPECT_EQ(c.at(1).name, "seed#1");
+  EXPECT_EQ(c.at(2).name, "empty");
+}
+
+TEST(Corpus, PickGivesEveryEntryTurns) {
+  Corpus c;
+  for (int i = 0; i < 20; ++i) {
+    // A spread of sizes and histories, including the least favoured kind.
+    c.add(entry("e" + std::to_string(i), "content " + std::to_string(i), i % 2 ? 1u << 20 : 3u,
+                i % 3 ? 100000u : 0u, 0));
+  }
+  core::Pcg rng(1, 1);
+  std::vector<int> picks(c.size());
+  for (int i = 0; i < 100000; ++i) {
+    std::size_t k = c.pick(rng);
+    ASSERT_LT(k, c.size());
+    ++picks[k];
+  }
+  for (std::size_t k = 0; k < picks.size(); ++k) EXPECT_GT(picks[k], 0) << "entry " << k;
+}
+
+TEST(Corpus, PickFromASingleEntryCorpusGivesThatEntry) {
+  Corpus c;
+  c.add(entry("only", "x"));
+  core::Pcg rng(2, 1);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(c.pick(rng), 0u);
+}
+
+// How often entry 0 is picked from a corpus of two.
+double share_of_first(CorpusEntry a, CorpusEntry b) {
+  Corpus c;
+  c.add(std::move(a));
+  c.add(std::move(b));
+  core::Pcg rng(3, 1);
+  int first = 0;
+  const int picks = 20000;
+  for (int i = 0; i < picks; ++i) first += c.pick(rng) == 0;
+  return static_cast<double>(first) / picks;
+}
+
+TEST(Corpus, PickFavoursEntriesFuzzedLess) {
+  EXPECT_GT(share_of_first(entry("fresh", "a", 10, 0), entry("worn", "b", 10, 1000)), 0.8);
+  EXPECT_LT(share_of_first(entry("worn", "a", 10, 1000), entry("fresh", "b", 10, 0)), 0.2);
+}
+
+TEST(Corpus, PickFavoursSmallEntries) {
+  EXPECT_GT(share_of_first(entry("small", "a", 4), entry("large", "b", 1 << 20)), 0.8);
+}
+
+TEST(Corpus, PickFavoursEntriesThatLedToNewCoverage) {
+  EXPECT_GT(share_of_first(entry("productive", "a", 10, 5, 8), entry("barren", "b", 10, 5, 0)),
+            0.8);
+}
+
+TEST(Corpus, PickTreatsEqualEntriesAlike) {
+  const double share = share_of_first(entry("one", "a"), entry("two", "b"));
+  EXPECT_GT(share, 0.45);
+  EXPECT_LT(share, 0.55);
+}
+
+}  // namespace
+}  // namespace cfuzz::driver

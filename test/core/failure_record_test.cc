@@ -1,0 +1,141 @@
+// Failure records: when two failures are the same bug, how a failure reads in one line,
+// and the signal-safe setters.
+#include "core/failure_record.h"
+
+#include <cstring>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+namespace cfuzz::core {
+namespace {
+
+FailureRecord record(FailureKind kind, const char* detail, const char* site,
+                     const char* message = "", int exit_code = 0, int signal = 0) {
+  FailureRecord r;
+  std::memset(&r, 0x7f, sizeof r);  // garbage that failure_clear must overwrite
+  failure_clear(r);
+  r.kind = static_cast<std::uint32_t>(kind);
+  r.exit_code = exit_code;
+  r.signal = signal;
+  failure_set(r.detail, detail);
+  failure_set(r.site, site);
+  failure_set(r.message, message);
+  return r;
+}
+
+TEST(FailureRecord, SameFailureNeedsTheSameKindAndDetail) {
+  const auto a = record(FailureKind::Signal, "SIGSEGV", "t+0x10 t+0x20");
+  EXPECT_TRUE(same_failure(a, a));
+  EXPECT_FALSE(same_failure(a, record(FailureKind::Sanitizer, "SIGSEGV", "t+0x10")));
+  EXPECT_FALSE(same_failure(a, record(FailureKind::Signal, "SIGBUS", "t+0x10")));
+}
+
+TEST(FailureRecord, SameFailureComparesOnlyTheInnermostFrameOfTheSite) {
+  const auto a = record(FailureKind::Signal, "SIGSEGV", "t+0x10 t+0x20 t+0x30");
+  EXPECT_TRUE(same_failure(a, record(FailureKind::Signal, "SIGSEGV", "t+0x10 other+0x99")));
+  EXPECT_TRUE(same_failure(a, record(FailureKind::Signal, "SIGSEGV", "t+0x10")));
+  EXPECT_FALSE(same_failure(a, record(FailureKind::Signal, "SIGSEGV", "t+0x11 t+0x20 t+0x30")));
+  // "t+0x1" is a prefix of "t+0x10" but a different frame, whichever side it is on.
+  const auto prefix = record(FailureKind::Signal, "SIGSEGV", "t+0x1 t+0x20");
+  EXPECT_FALSE(same_failure(a, prefix));
+  EXPECT_FALSE(same_failure(prefix, a));
+  const auto returned = record(FailureKind::Returned, "", "parse.cc:12", "parse.cc:12: bad");
+  EXPECT_TRUE(
+      same_failure(returned, record(FailureKind::Returned, "", "parse.cc:12", "other text")));
+  EXPECT_FALSE(same_failure(returned, record(FailureKind::Returned, "", "parse.cc:13", "")));
+}
+
+TEST(FailureRecord, AnUnknownSiteMatchesAnySite) {
+  const auto known = record(FailureKind::Sanitizer, "heap-buffer-overflow", "t+0x10");
+  const auto unknown = record(FailureKind::Sanitizer, "heap-buffer-overflow", "");
+  EXPECT_TRUE(same_failure(known, unknown));
+  EXPECT_TRUE(same_failure(unknown, known));
+  EXPECT_TRUE(same_failure(unknown, unknown));
+}
+
+TEST(FailureRecord, AStackOverflowIsTheSameWhereverTheStackRanOut) {
+  const auto a = record(FailureKind::Sanitizer, "stack-overflow", "t+0x10");
+  const auto b = record(FailureKind::Sanitizer, "stack-overflow", "t+0x4444");
+  EXPECT_TRUE(same_failure(a, b));
+  EXPECT_TRUE(same_failure(b, a));
+  // ...but only a stack overflow: the same sites with another detail differ.
+  EXPECT_FALSE(same_failure(record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x10"),
+                            record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x4444")));
+}
+
+TEST(FailureRecord, ExitsAreTheSameOnlyWithTheSameExitCode) {
+  const auto e3 = record(FailureKind::Exit, "exit", "", "", 3);
+  EXPECT_TRUE(same_failure(e3, record(FailureKind::Exit, "exit", "", "", 3)));
+  EXPECT_FALSE(same_failure(e3, record(FailureKind::Exit, "exit", "", "", 4)));
+  // Other kinds ignore the exit code.
+  EXPECT_TRUE(same_failure(record(FailureKind::Signal, "SIGABRT", "", "", 1),
+                           record(FailureKind::Signal, "SIGABRT", "", "", 2)));
+}
+
+TEST(FailureRecord, SummaryReadsNaturallyForEachKind) {
+  EXPECT_EQ(failure_summary(record(FailureKind::None, "", "")), "no failure");
+  EXPECT_EQ(failure_summary(record(FailureKind::Returned, "", "parse.cc:12",
+                                   "parse.cc:12: bad input\nparse.cc:13: more")),
+            "parse.cc:12: bad input");
+  EXPECT_EQ(failure_summary(record(FailureKind::Returned, "", "parse.cc:12", "")), "parse.cc:12");
+  EXPECT_EQ(failure_summary(record(FailureKind::Exception, "std::out_of_range", "t+0x1",
+                                   "vector::at\nsecond line")),
+            "uncaught exception std::out_of_range: vector::at");
+  EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGSEGV", "t+0x1234 t+0x99")),
+            "deadly signal SIGSEGV at t+0x1234");
+  EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGSEGV", "t+0x1234"), false),
+            "deadly signal SIGSEGV");
+  EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGFPE", "")), "deadly signal SIGFPE");
+  EXPECT_EQ(failure_summary(record(FailureKind::Sanitizer, "AddressSanitizer: heap-buffer-overflow",
+                                   "t+0x10 t+0x20")),
+            "AddressSanitizer: heap-buffer-overflow at t+0x10");
+  EXPECT_EQ(failure_summary(record(FailureKind::Exit, "exit", "", "", 7)), "target called exit(7)");
+  EXPECT_EQ(failure_summary(record(FailureKind::Timeout, "timeout", "", "input ran for 10s")),
+            "input ran for 10s");
+  EXPECT_EQ(failure_summary(record(FailureKind::OutOfMemory, "out-of-memory", "")),
+            "out-of-memory");
+  EXPECT_EQ(failure_summary(record(FailureKind::RpcCorrupted, "rpc-corrupted", "", "fd 3 closed")),
+            "fd 3 closed");
+  EXPECT_EQ(failure_summary(record(FailureKind::Died, "died", "")), "died");
+}
+
+TEST(FailureRecord, KindNamesAreDistinct) {
+  std::set<std::string_view> names;
+  for (std::uint32_t k = 0; k <= static_cast<std::uint32_t>(FailureKind::Died); ++k) {
+    names.insert(failure_kind_name(static_cast<FailureKind>(k)));
+  }
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(FailureKind::Died) + 1);
+  EXPECT_EQ(failure_kind_name(FailureKind::OutOfMemory), "out-of-memory");
+  EXPECT_EQ(failure_kind_name(static_cast<FailureKind>(999)), "unknown");
+}
+
+TEST(FailureRecord, SettersTruncateAndTerminateWithinTheField) {
+  char buf[8 + 4];
+  std::memset(buf, '#', sizeof buf);
+  failure_set_text(buf, 8, "0123456789abcdef");
+  EXPECT_STREQ(buf, "0123456");
+  EXPECT_EQ(std::string(buf + 8, 4), "####");  // nothing written past the field
+
+  std::memset(buf, '#', sizeof buf);
+  failure_set_text(buf, 8, "0123456");  // exactly fits with its terminator
+  EXPECT_STREQ(buf, "0123456");
+  failure_set_text(buf, 8, "");
+  EXPECT_STREQ(buf, "");
+  failure_set_text(buf, 1, "abc");
+  EXPECT_STREQ(buf, "");
+
+  FailureRecord r;
+  failure_set(r.detail, std::string(1000, 'd'));
+  EXPECT_EQ(std::strlen(r.detail), sizeof r.detail - 1);
+  failure_set(r.message, std::string(10000, 'm'));
+  EXPECT_EQ(std::strlen(r.message), sizeof r.message - 1);
+  // Embedded NULs are copied as bytes; the text reads up to the first one.
+  failure_set(r.site, std::string_view("ab\0cd", 5));
+  EXPECT_STREQ(r.site, "ab");
+}
+
+}  // namespace
+}  // namespace cfuzz::core

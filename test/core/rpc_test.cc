@@ -1,0 +1,382 @@
+// The JSON-RPC messages between coordinator and worker: every params and result struct
+// survives the trip, malformed lines are protocol errors, and framing works on any chunks.
+#include "core/rpc.h"
+
+#include <pthread.h>
+#include <random>
+#include <signal.h>
+#include <string>
+#include <sys/time.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace cfuzz::core::rpc {
+namespace {
+
+using nlohmann::json;
+
+// Through a JSON value and through the text of a request line, as on the pipe.
+template <class T>
+T round_trip(const T& v) {
+  json j = v;
+  const std::string line = encode_request(Request{7, "method", j});
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line, newline-terminated";
+  const Request back = decode_request(std::string_view(line).substr(0, line.size() - 1));
+  EXPECT_EQ(back.id, 7u);
+  EXPECT_EQ(back.method, "method");
+  return back.params.get<T>();
+}
+
+TEST(Rpc, PingResultRoundTrips) {
+  PingResult v;
+  v.protocol = 3;
+  v.pid = 424242;
+  v.test = "FuzzParse\nwith \"quotes\" and ünïcode";
+  v.types = {"[]uint8", "string", "int64"};
+  v.counters = 1ULL << 40;
+  const PingResult b = round_trip(v);
+  EXPECT_EQ(b.protocol, 3);
+  EXPECT_EQ(b.pid, 424242);
+  EXPECT_EQ(b.test, v.test);
+  EXPECT_EQ(b.types, v.types);
+  EXPECT_EQ(b.counters, 1ULL << 40);
+  // Empty params are an object, as JSON-RPC wants.
+  EXPECT_TRUE(json(PingParams{}).is_object());
+  EXPECT_TRUE(json(ExecParams{}).is_object());
+  round_trip(PingParams{});
+  round_trip(ExecParams{});
+}
+
+TEST(Rpc, FuzzParamsAndResultRoundTrip) {
+  FuzzParams p;
+  p.seed = 0xfedcba9876543210ULL;  // above INT64_MAX: must stay unsigned
+  p.limit = 1000;
+  p.deadline_ms = 12345;
+  p.max_len = 4096;
+  p.paranoid = true;
+  const FuzzParams bp = round_trip(p);
+  EXPECT_EQ(bp.seed, p.seed);
+  EXPECT_EQ(bp.limit, 1000u);
+  EXPECT_EQ(bp.deadline_ms, 12345u);
+  EXPECT_EQ(bp.max_len, 4096u);
+  EXPECT_TRUE(bp.paranoid);
+
+  FuzzResult r;
+  r.status = "interesting";
+  r.execs = 99;
+  r.duration_ns = ~0ULL;
+  r.new_bits = 17;
+  r.exec_ns = 5;
+  const FuzzResult br = round_trip(r);
+  EXPECT_EQ(br.status, "interesting");
+  EXPECT_EQ(br.execs, 99u);
+  EXPECT_EQ(br.duration_ns, ~0ULL);
+  EXPECT_EQ(br.new_bits, 17u);
+  EXPECT_EQ(br.exec_ns, 5u);
+}
+
+TEST(Rpc, ExecResultRoundTrips) {
+  ExecResult r;
+  r.status = "skipped";
+  r.duration_ns = 77;
+  r.new_bits = 3;
+  const ExecResult b = round_trip(r);
+  EXPECT_EQ(b.status, "skipped");
+  EXPECT_EQ(b.duration_ns, 77u);
+  EXPECT_EQ(b.new_bits, 3u);
+}
+
+TEST(Rpc, MinimizeParamsRoundTripWithAndWithoutAResumeVerdict) {
+  MinimizeParams p;
+  p.mode = "failure";
+  p.limit = 50;
+  p.deadline_ms = 60000;
+  p.state = {1, 2, 3, 4, 0xffffffffffffffffULL, 6};
+  p.target = FailureSignature{3, -11, "SIGSEGV", "target+0x1234 target+0x99"};
+  for (std::optional<bool> verdict :
+       {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
+    p.resume_verdict = verdict;
+    const MinimizeParams b = round_trip(p);
+    EXPECT_EQ(b.mode, "failure");
+    EXPECT_EQ(b.limit, 50u);
+    EXPECT_EQ(b.deadline_ms, 60000u);
+    EXPECT_EQ(b.state, p.state);
+    EXPECT_EQ(b.resume_verdict, verdict);
+    EXPECT_EQ(b.target.kind, 3u);
+    EXPECT_EQ(b.target.exit_code, -11);
+    EXPECT_EQ(b.target.detail, "SIGSEGV");
+    EXPECT_EQ(b.target.site, "target+0x1234 target+0x99");
+  }
+}
+
+TEST(Rpc, MinimizeResultRoundTrips) {
+  MinimizeResult r;
+  r.status = "budget";
+  r.execs = 12;
+  r.duration_ns = 34;
+  r.improved = true;
+  const MinimizeResult b = round_trip(r);
+  EXPECT_EQ(b.status, "budget");
+  EXPECT_EQ(b.execs, 12u);
+  EXPECT_EQ(b.duration_ns, 34u);
+  EXPECT_TRUE(b.improved);
+}
+
+TEST(Rpc, MissingOptionalFieldsKeepTheirDefaults) {
+  const auto f = json{{"seed", 5}}.get<FuzzParams>();
+  EXPECT_EQ(f.seed, 5u);
+  EXPECT_EQ(f.limit, 0u);
+  EXPECT_FALSE(f.paranoid);
+  const auto m = json{{"mode", "coverage"}, {"resume_verdict", nullptr}}.get<MinimizeParams>();
+  EXPECT_EQ(m.mode, "coverage");
+  EXPECT_FALSE(m.resume_verdict.has_value());
+  EXPECT_EQ(m.state, (std::array<std::uint64_t, 6>{}));
+  const auto p = json::object().get<PingResult>();
+  EXPECT_EQ(p.protocol, kProtocolVersion);
+}
+
+TEST(Rpc, ResultsWithoutAStatusOrWithWrongTypesAreRejected) {
+  EXPECT_THROW(json::object().get<FuzzResult>(), json::exception);
+  EXPECT_THROW(json::object().get<ExecResult>(), json::exception);
+  EXPECT_THROW(json::object().get<MinimizeResult>(), json::exception);
+  EXPECT_THROW(json::object().get<MinimizeParams>(), json::exception);
+  EXPECT_THROW((json{{"seed", "five"}}.get<FuzzParams>()), json::exception);
+}
+
+TEST(Rpc, ResponsesRoundTripWithResultOrError) {
+  Response ok;
+  ok.id = 9;
+  ok.ok = true;
+  FuzzResult fr;
+  fr.status = "ok";
+  fr.execs = 1;
+  ok.result = fr;
+  const std::string line = encode_response(ok);
+  ASSERT_EQ(line.back(), '\n');
+  const Response b = decode_response(line.substr(0, line.size() - 1));
+  EXPECT_EQ(b.id, 9u);
+  EXPECT_TRUE(b.ok);
+  EXPECT_EQ(b.result.get<FuzzResult>().execs, 1u);
+
+  Response err;
+  err.id = 10;
+  err.ok = false;
+  err.error_code = kInvalidParams;
+  err.error_message = "bad\nparams";
+  const std::string eline = encode_response(err);
+  EXPECT_EQ(eline.find('\n'), eline.size() - 1);
+  const Response e = decode_response(eline);
+  EXPECT_EQ(e.id, 10u);
+  EXPECT_FALSE(e.ok);
+  EXPECT_EQ(e.error_code, kInvalidParams);
+  EXPECT_EQ(e.error_message, "bad\nparams");
+}
+
+TEST(Rpc, RequestWithoutParamsGetsAnEmptyObject) {
+  const Request r = decode_request(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  EXPECT_EQ(r.method, "ping");
+  EXPECT_TRUE(r.params.is_object());
+  EXPECT_TRUE(r.params.empty());
+}
+
+TEST(Rpc, MalformedRequestsAreProtocolErrors) {
+  const char* bad[] = {
+      "",
+      "not json",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"",  // truncated
+      "[1,2,3]",
+      "\"a string\"",
+      "42",
+      R"({"id":1,"method":"ping"})",                     // no version
+      R"({"jsonrpc":"1.0","id":1,"method":"ping"})",     // wrong version
+      R"({"jsonrpc":2.0,"id":1,"method":"ping"})",       // version not a string
+      R"({"jsonrpc":"2.0","method":"ping"})",            // no id
+      R"({"jsonrpc":"2.0","id":"1","method":"ping"})",   // string id
+      R"({"jsonrpc":"2.0","id":-1,"method":"ping"})",    // negative id
+      R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})",   // fractional id
+      R"({"jsonrpc":"2.0","id":null,"method":"ping"})",  // null id
+      R"({"jsonrpc":"2.0","id":1})",                     // no method
+      R"({"jsonrpc":"2.0","id":1,"method":7})",          // method not a string
+  };
+  for (const char* line : bad) {
+    EXPECT_THROW(decode_request(line), ProtocolError) << line;
+  }
+}
+
+TEST(Rpc, MalformedResponsesAreProtocolErrors) {
+  const char* bad[] = {
+      "{",
+      "[]",
+      R"({"jsonrpc":"2.1","id":1,"result":{}})",
+      R"({"jsonrpc":"2.0","result":{}})",
+      R"({"jsonrpc":"2.0","id":"x","result":{}})",
+      R"({"jsonrpc":"2.0","id":1})",                                     // neither
+      R"({"jsonrpc":"2.0","id":1,"result":[]})",                         // result not object
+      R"({"jsonrpc":"2.0","id":1,"error":"oops"})",                      // error not object
+      R"({"jsonrpc":"2.0","id":1,"error":{"message":"m"}})",             // no code
+      R"({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}})",  // code not a number
+      R"({"jsonrpc":"2.0","id":1,"error":{"code":-32000}})",             // no message
+  };
+  for (const char* line : bad) {
+    EXPECT_THROW(decode_response(line), ProtocolError) << line;
+  }
+}
+
+TEST(Rpc, ProtocolErrorMessagesSayWhatIsWrong) {
+  auto message = [](const char* line) {
+    try {
+      decode_request(line);
+    } catch (const ProtocolError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("nope").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(message("[]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(message(R"({"jsonrpc":"1.0","id":1})").find("jsonrpc"), std::string::npos);
+  EXPECT_NE(message(R"({"jsonrpc":"2.0"})").find("\"id\""), std::string::npos);
+}
+
+std::vector<std::string> drain(LineBuffer& b) {
+  std::vector<std::string> lines;
+  while (auto l = b.next_line()) lines.push_back(*l);
+  return lines;
+}
+
+TEST(Rpc, LineBufferSplitsLinesAtAnyChunkBoundary) {
+  const std::vector<std::string> messages = {
+      encode_request(Request{1, "ping", json::object()}),
+      "\n",  // an empty line is a line
+      encode_response(Response{2, true, json{{"status", "ok"}}, 0, ""}),
+      encode_request(Request{3, "fuzz", json(FuzzParams{})}),
+  };
+  std::string stream;
+  std::vector<std::string> expected;
+  for (const auto& m : messages) {
+    stream += m;
+    expected.push_back(m.substr(0, m.size() - 1));
+  }
+  // Every single split point, then random chunkings.
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    LineBuffer b;
+    std::vector<std::string> got;
+    b.append(stream.data(), cut);
+    for (auto& l : drain(b)) got.push_back(l);
+    b.append(stream.data() + cut, stream.size() - cut);
+    for (auto& l : drain(b)) got.push_back(l);
+    ASSERT_EQ(got, expected) << "cut at " << cut;
+    EXPECT_TRUE(b.empty());
+  }
+  std::mt19937 rng(4);
+  for (int trial = 0; trial < 500; ++trial) {
+    LineBuffer b;
+    std::vector<std::string> got;
+    for (std::size_t pos = 0; pos < stream.size();) {
+      std::size_t n = std::min<std::size_t>(stream.size() - pos, rng() % 9);
+      b.append(stream.data() + pos, n);
+      pos += n;
+      for (auto& l : drain(b)) got.push_back(l);
+    }
+    ASSERT_EQ(got, expected) << "trial " << trial;
+  }
+}
+
+TEST(Rpc, LineBufferKeepsAnIncompleteLineUntilItsNewlineArrives) {
+  LineBuffer b;
+  b.append("{\"a\":", 5);
+  EXPECT_FALSE(b.next_line().has_value());
+  EXPECT_FALSE(b.empty());
+  b.append("1}\n{", 4);
+  EXPECT_EQ(b.next_line(), std::optional<std::string>("{\"a\":1}"));
+  EXPECT_FALSE(b.next_line().has_value());
+  EXPECT_FALSE(b.empty());
+}
+
+TEST(Rpc, LineBufferRefusesAMessageLongerThanTheLimitWithoutANewline) {
+  LineBuffer ok;
+  const std::string limit(kMaxMessageBytes, 'a');
+  ok.append(limit.data(), limit.size());
+  EXPECT_FALSE(ok.next_line().has_value());  // exactly at the limit: still waiting
+  ok.append("\n", 1);
+  EXPECT_EQ(ok.next_line()->size(), kMaxMessageBytes);
+
+  LineBuffer over;
+  over.append(limit.data(), limit.size());
+  over.append("a", 1);
+  EXPECT_THROW(over.next_line(), ProtocolError);
+}
+
+TEST(Rpc, WriteAllWritesEverythingThroughAPipe) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  // More than a pipe buffer holds, so that writes are short and have to continue.
+  std::string data(1 << 20, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 31 + 7);
+  std::string got;
+  std::thread reader([&] {
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) got.append(buf, static_cast<std::size_t>(n));
+  });
+  EXPECT_TRUE(write_all(fds[1], data));
+  close(fds[1]);
+  reader.join();
+  close(fds[0]);
+  EXPECT_TRUE(got == data);
+}
+
+TEST(Rpc, WriteAllFinishesDespiteInterruptedAndShortWrites) {
+  // A timer signal without SA_RESTART interrupts the blocked write again and again, which
+  // makes write() return short counts (or EINTR); write_all must carry on each time.
+  struct sigaction sa {};
+  sa.sa_handler = [](int) {};
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  struct sigaction old_sa {};
+  ASSERT_EQ(sigaction(SIGALRM, &sa, &old_sa), 0);
+  // Only this thread takes the signal: the reader starts with it blocked.
+  sigset_t alarm;
+  sigemptyset(&alarm);
+  sigaddset(&alarm, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &alarm, nullptr);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::string data(4 << 20, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 131 + 3);
+  std::string got;
+  std::thread reader([&] {
+    char buf[512];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) {
+      got.append(buf, static_cast<std::size_t>(n));
+      if (got.size() % (64 * 1024) < sizeof buf) usleep(200);  // a slow reader
+    }
+  });
+  pthread_sigmask(SIG_UNBLOCK, &alarm, nullptr);
+  itimerval every_ms{{0, 1000}, {0, 1000}};
+  ASSERT_EQ(setitimer(ITIMER_REAL, &every_ms, nullptr), 0);
+  const bool ok = write_all(fds[1], data);
+  itimerval off{};
+  setitimer(ITIMER_REAL, &off, nullptr);
+  sigaction(SIGALRM, &old_sa, nullptr);
+  close(fds[1]);
+  reader.join();
+  close(fds[0]);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(got.size(), data.size());
+  EXPECT_TRUE(got == data);
+}
+
+TEST(Rpc, WriteAllReportsFailureOnABadDescriptor) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_FALSE(write_all(fds[1], "hello"));
+}
+
+}  // namespace
+}  // namespace cfuzz::core::rpc
