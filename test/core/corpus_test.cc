@@ -53,6 +53,7 @@ TEST(Corpus, PickGivesEveryEntryTurns) {
     std::size_t k = c.pick(rng);
     ASSERT_LT(k, c.size());
     ++picks[k];
+    ++c.at(k).fuzz_calls;  // as the coordinator does for the entry it fuzzes
   }
   for (std::size_t k = 0; k < picks.size(); ++k) EXPECT_GT(picks[k], 0) << "entry " << k;
 }
@@ -64,36 +65,44 @@ TEST(Corpus, PickFromASingleEntryCorpusGivesThatEntry) {
   for (int i = 0; i < 10; ++i) EXPECT_EQ(c.pick(rng), 0u);
 }
 
-// How often entry 0 is picked from a corpus of two.
-double share_of_first(CorpusEntry a, CorpusEntry b) {
+// How often `a` is picked from a corpus of `a` and `b`, added in either order. Both have
+// been fuzzed before (fuzz_calls >= 1), so that only the weighting decides.
+double share_of(const CorpusEntry& a, const CorpusEntry& b, bool a_first) {
   Corpus c;
-  c.add(std::move(a));
-  c.add(std::move(b));
+  c.add(a_first ? a : b);
+  c.add(a_first ? b : a);
   core::Pcg rng(3, 1);
-  int first = 0;
+  int hits = 0;
   const int picks = 20000;
-  for (int i = 0; i < picks; ++i) first += c.pick(rng) == 0;
-  return static_cast<double>(first) / picks;
+  for (int i = 0; i < picks; ++i) hits += c.pick(rng) == (a_first ? 0u : 1u);
+  return static_cast<double>(hits) / picks;
+}
+
+void expect_favoured(const CorpusEntry& favoured, const CorpusEntry& other) {
+  for (bool first : {true, false}) {
+    EXPECT_GT(share_of(favoured, other, first), 0.8)
+        << favoured.name << " added " << (first ? "first" : "second");
+  }
 }
 
 TEST(Corpus, PickFavoursEntriesFuzzedLess) {
-  EXPECT_GT(share_of_first(entry("fresh", "a", 10, 0), entry("worn", "b", 10, 1000)), 0.8);
-  EXPECT_LT(share_of_first(entry("worn", "a", 10, 1000), entry("fresh", "b", 10, 0)), 0.2);
+  expect_favoured(entry("fresh", "a", 10, 1), entry("worn", "b", 10, 1000));
 }
 
 TEST(Corpus, PickFavoursSmallEntries) {
-  EXPECT_GT(share_of_first(entry("small", "a", 4), entry("large", "b", 1 << 20)), 0.8);
+  expect_favoured(entry("small", "a", 4, 1), entry("large", "b", 1 << 20, 1));
 }
 
 TEST(Corpus, PickFavoursEntriesThatLedToNewCoverage) {
-  EXPECT_GT(share_of_first(entry("productive", "a", 10, 5, 8), entry("barren", "b", 10, 5, 0)),
-            0.8);
+  expect_favoured(entry("productive", "a", 10, 5, 8), entry("barren", "b", 10, 5, 0));
 }
 
 TEST(Corpus, PickTreatsEqualEntriesAlike) {
-  const double share = share_of_first(entry("one", "a"), entry("two", "b"));
-  EXPECT_GT(share, 0.45);
-  EXPECT_LT(share, 0.55);
+  for (bool first : {true, false}) {
+    const double share = share_of(entry("one", "a", 10, 3), entry("two", "b", 10, 3), first);
+    EXPECT_GT(share, 0.45);
+    EXPECT_LT(share, 0.55);
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/input_area.h"
+#include "core/rpc.h"
 #include "corpus_format/value.h"
 #include "test/core/test_area.h"
 
@@ -105,12 +106,18 @@ Outcome minimize_dying_every_time(const Entry& start, const Predicate& qualifies
   MinimizerState state{};
   std::optional<bool> verdict;
   for (;;) {
-    // The state crosses shared memory as six words.
-    const auto packed = state.pack();
+    // The state travels as the real one does: six words in shared memory, copied into the
+    // next "minimize" request with the verdict, as JSON, and unpacked by the new worker.
+    rpc::MinimizeParams params;
+    params.mode = "failure";
+    params.state = state.pack();
+    params.resume_verdict = verdict;
+    const auto received =
+        nlohmann::json::parse(nlohmann::json(params).dump()).get<rpc::MinimizeParams>();
     std::uint64_t words[6];
-    std::copy(packed.begin(), packed.end(), words);
+    std::copy(received.state.begin(), received.state.end(), words);
     Minimizer m(best, MinimizerState::unpack(words));
-    if (verdict.has_value()) m.report(*verdict);
+    if (received.resume_verdict.has_value()) m.report(*received.resume_verdict);
     Entry candidate;
     if (!m.next(&candidate)) {
       out.best = m.best();
@@ -434,6 +441,26 @@ TEST(Minimizer, ResumingFromAnyStateEndsWithoutBadCandidates) {
   }
   // Most states still lead somewhere: the loop above did run candidates.
   EXPECT_GT(total, 1000u);
+}
+
+TEST(Minimizer, SmallerEntryComparesTotalBytesFirst) {
+  EXPECT_TRUE(smaller_entry({bytes_of("ab"), std::string("c")}, {bytes_of("abcd")}));
+  EXPECT_FALSE(smaller_entry({bytes_of("abcd")}, {bytes_of("ab"), std::string("c")}));
+  EXPECT_FALSE(smaller_entry({bytes_of("abc")}, {std::string("xyz")}));
+  // Bytes outweigh numbers, however large.
+  EXPECT_TRUE(
+      smaller_entry({bytes_of("a"), std::int64_t{1} << 60}, {bytes_of("ab"), std::int64_t{0}}));
+}
+
+// BUG (core/minimizer.cc, smaller_entry): minimizer.h documents "total bytes of byte
+// values, then the magnitude of numbers", but only the bytes are compared, so two entries
+// with equal bytes are never smaller than one another whatever their numbers. (Nothing
+// calls smaller_entry yet.)
+TEST(Minimizer, DISABLED_SmallerEntryComparesNumbersWhenTheBytesTie) {
+  EXPECT_TRUE(
+      smaller_entry({bytes_of("ab"), std::int64_t{1}}, {bytes_of("ab"), std::int64_t{100}}));
+  EXPECT_TRUE(smaller_entry({std::int32_t{-2}}, {std::int32_t{-300}}));
+  EXPECT_FALSE(smaller_entry({std::int64_t{100}}, {std::int64_t{1}}));
 }
 
 TEST(Minimizer, AnEntryWithNoValuesHasNoCandidates) {
