@@ -36,6 +36,11 @@ function(cfuzz_add_fuzz_test name)
   target_link_options(${name} PRIVATE ${flags})
   target_compile_features(${name} PRIVATE cxx_std_20)
   target_link_libraries(${name} PRIVATE cfuzz::runtime ${ARG_LINK_LIBRARIES})
+  # Without a sanitizer that intercepts memcmp & co., cfuzz's interceptors feed the
+  # comparison hooks instead.
+  if(NOT ARG_SANITIZE MATCHES "address|thread|memory|dataflow")
+    target_link_libraries(${name} PRIVATE cfuzz::interceptors)
+  endif()
   if(NOT ARG_NO_CTEST)
     add_test(NAME ${name} COMMAND ${name})
   endif()

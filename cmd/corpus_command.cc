@@ -159,6 +159,7 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
   add_convert(*corpus);
   add_show(*corpus);
   add_fmt(*corpus, exit_code);
+  add_corpus_minimize_command(*corpus, exit_code);
 }
 
 }  // namespace cfuzz::cmd

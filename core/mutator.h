@@ -27,9 +27,10 @@ namespace cfuzz::core {
 class WordSource {
  public:
   virtual ~WordSource() = default;
-  // Number of words available now; 0 disables the word operators.
-  virtual std::size_t word_count() const = 0;
-  virtual std::string_view word(std::size_t i) const = 0;
+  // A word to insert or write over input bytes: a dictionary word, or an operand of a
+  // comparison the target made lately (libFuzzer's use of its table of recent compares).
+  // Empty when there is none.
+  virtual std::string_view pick_word(Pcg& rng) const = 0;
 
   // Input-to-state: bytes of the input that the target compared with something else, and
   // what they were compared with. Replacing `old_len` bytes at `pos` by `bytes` makes that

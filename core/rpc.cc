@@ -40,7 +40,9 @@ void to_json(json& j, const FuzzParams& v) {
            {"limit", v.limit},
            {"deadline_ms", v.deadline_ms},
            {"max_len", v.max_len},
-           {"paranoid", v.paranoid}};
+           {"paranoid", v.paranoid},
+           {"input_to_state", v.input_to_state},
+           {"dictionary", v.dictionary}};
 }
 void from_json(const json& j, FuzzParams& v) {
   get_opt(j, "seed", v.seed);
@@ -48,11 +50,14 @@ void from_json(const json& j, FuzzParams& v) {
   get_opt(j, "deadline_ms", v.deadline_ms);
   get_opt(j, "max_len", v.max_len);
   get_opt(j, "paranoid", v.paranoid);
+  get_opt(j, "input_to_state", v.input_to_state);
+  get_opt(j, "dictionary", v.dictionary);
 }
 
 void to_json(json& j, const FuzzResult& v) {
   j = json{{"status", v.status},     {"execs", v.execs},     {"duration_ns", v.duration_ns},
-           {"new_bits", v.new_bits}, {"exec_ns", v.exec_ns}};
+           {"new_bits", v.new_bits}, {"exec_ns", v.exec_ns}, {"new_words", v.new_words},
+           {"useful_words", v.useful_words}};
 }
 void from_json(const json& j, FuzzResult& v) {
   j.at("status").get_to(v.status);
@@ -60,6 +65,34 @@ void from_json(const json& j, FuzzResult& v) {
   get_opt(j, "duration_ns", v.duration_ns);
   get_opt(j, "new_bits", v.new_bits);
   get_opt(j, "exec_ns", v.exec_ns);
+  get_opt(j, "new_words", v.new_words);
+  get_opt(j, "useful_words", v.useful_words);
+}
+
+std::string to_hex(std::string_view bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string from_hex(std::string_view hex) {
+  if (hex.size() % 2 != 0) throw ProtocolError("hex string of odd length");
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw ProtocolError("not a hex digit in a hex string");
+  };
+  std::string out(hex.size() / 2, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<char>(digit(hex[2 * i]) * 16 + digit(hex[2 * i + 1]));
+  }
+  return out;
 }
 
 void to_json(json& j, const ExecParams&) { j = json::object(); }

@@ -59,6 +59,12 @@ struct FuzzParams {
   // Check the RPC descriptors after every execution: used to replay a call during which
   // the target damaged them, to find the exact input that did it.
   bool paranoid = false;
+  // Before mutating at random, try up to this many input-to-state replacements of the base
+  // input (its comparison operands written where they occur): for an entry's first calls.
+  std::uint64_t input_to_state = 0;
+  // Words the mutator may insert: the user's dictionaries and the constants the target
+  // was seen comparing with (hex-encoded, since they are arbitrary bytes).
+  std::vector<std::string> dictionary;
 };
 struct FuzzResult {
   std::string status;  // "ok", "interesting" or "failure"
@@ -67,7 +73,17 @@ struct FuzzResult {
   // For "interesting": new coverage bits, and how long that one execution took.
   std::uint64_t new_bits = 0;
   std::uint64_t exec_ns = 0;
+  // Constants the target compared with during this call that were not in the dictionary
+  // (hex), for the coordinator's automatic dictionary.
+  std::vector<std::string> new_words;
+  // For "interesting": the dictionary words the mutations that found it inserted (hex).
+  std::vector<std::string> useful_words;
 };
+
+// Hex coding of arbitrary bytes for JSON strings.
+std::string to_hex(std::string_view bytes);
+// Throws ProtocolError for odd length or a non-hex digit.
+std::string from_hex(std::string_view hex);
 
 // "exec": run the base input once, unchanged (seeds, candidates, replays).
 struct ExecParams {};

@@ -27,13 +27,16 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// A fuzz call runs this long before the worker reports back (Go's 100ms): long enough to
-// make the RPC's cost negligible, short enough for the coordinator to share new coverage
-// and to stop quickly.
-constexpr std::uint64_t kCallMillis = 100;
+// A fuzz call runs this long before the worker reports back: long enough to make the
+// RPC's cost negligible (well under 1%), short enough that every corpus entry gets turns
+// often, that new coverage is shared soon, and that a stop is quick. (Go's calls last
+// 100ms; fuzzing one entry that long starves the others.)
+constexpr std::uint64_t kCallMillis = 20;
 // Executions per call when a --seed makes calls count-bounded instead of time-bounded.
-constexpr std::uint64_t kSeededCallExecs = 20000;
+constexpr std::uint64_t kSeededCallExecs = 2000;
 constexpr std::uint64_t kDefaultMaxLen = 4096;
+constexpr std::uint64_t kInputToStateCalls = 4;
+constexpr std::uint64_t kInputToStateCandidates = 512;
 constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 
 std::uint64_t byte_size(const corpus::Entry& e) { return core::entry_size(e); }
@@ -128,6 +131,7 @@ int Coordinator::run() {
   }
   if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
   cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
+  for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(parse_dictionary_file(path));
   load_corpus();
 
   std::uint64_t largest = 0;
@@ -178,6 +182,7 @@ int Coordinator::run() {
   Progress p = progress_now(Clock::now() - start_);
   double secs = std::chrono::duration<double>(p.elapsed).count();
   p.rate = secs > 0 ? static_cast<double>(p.execs) / secs : 0;
+  reporter_.recommended_dictionary(dictionary_.recommended());
   reporter_.done(p, static_cast<int>(failures_.size()));
   return failures_.empty() ? 0 : 1;
 }
@@ -345,6 +350,10 @@ Coordinator::Job Coordinator::next_job() {
       j.entry = corpus_.pick(rng_);
       j.splice = corpus_.pick(rng_);
       j.seed = core::derive_seed(master_seed_, calls_++);
+      j.dictionary = dictionary_.words_for_calls();
+      // An entry's first calls start with its input-to-state replacements (each call goes
+      // further: what a replacement found is no longer new).
+      j.input_to_state = corpus_.at(j.entry).fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
       corpus_.at(j.entry).fuzz_calls++;
       return j;
     }
@@ -468,6 +477,8 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   params.limit = job.limit;
   params.deadline_ms = job.deadline_ms;
   params.max_len = max_len_;
+  params.dictionary = *job.dictionary;
+  params.input_to_state = job.input_to_state;
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
   CallOutcome r = w.call("fuzz", params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
   {
@@ -479,6 +490,17 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   switch (r.kind) {
     case CallOutcome::Kind::Ok: {
       auto res = r.result.get<rpc::FuzzResult>();
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<std::string> constants;
+        for (const auto& h : res.new_words) constants.push_back(rpc::from_hex(h));
+        dictionary_.note_constants(constants);
+        if (res.status == "interesting") {
+          std::vector<std::string> useful;
+          for (const auto& h : res.useful_words) useful.push_back(rpc::from_hex(h));
+          dictionary_.credit(useful);
+        }
+      }
       if (res.status == "interesting") {
         handle_interesting(w, job.entry);
       } else if (res.status == "failure") {

@@ -21,6 +21,7 @@
 
 #include "core/pcg.h"
 #include "libfuzzdriver/corpus.h"
+#include "libfuzzdriver/dictionary.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/target_info.h"
@@ -46,6 +47,8 @@ class Coordinator {
     std::uint64_t seed = 0;
     std::uint64_t limit = 0;  // executions reserved for this call
     std::uint64_t deadline_ms = 0;
+    std::shared_ptr<const std::vector<std::string>> dictionary;  // hex words
+    std::uint64_t input_to_state = 0;  // candidates to try first
   };
 
   // Setup (coordinator.cc).
@@ -90,6 +93,7 @@ class Coordinator {
   std::mutex mu_;
   std::condition_variable cv_;
   Corpus corpus_;
+  Dictionary dictionary_;
   std::vector<std::uint8_t> mask_;
   core::Pcg rng_;
   std::uint64_t master_seed_ = 0;

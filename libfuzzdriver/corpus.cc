@@ -19,6 +19,15 @@ bool Corpus::add(CorpusEntry entry) {
 
 std::size_t Corpus::pick(core::Pcg& rng) {
   if (entries_.size() <= 1) return 0;
+  // New entries first, oldest first: what just found coverage is next to the coverage not
+  // found yet (AFL fuzzes new queue entries before it goes round again).
+  for (std::size_t i = first_unfuzzed_; i < entries_.size(); ++i) {
+    if (entries_[i].fuzz_calls == 0) {
+      first_unfuzzed_ = i;
+      return i;
+    }
+  }
+  first_unfuzzed_ = entries_.size();
   double total = 0;
   std::vector<double> weights(entries_.size());
   for (std::size_t i = 0; i < entries_.size(); ++i) {

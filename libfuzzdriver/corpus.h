@@ -37,7 +37,8 @@ class Corpus {
   CorpusEntry& at(std::size_t i) { return entries_[i]; }
   const CorpusEntry& at(std::size_t i) const { return entries_[i]; }
 
-  // The next entry to fuzz. Every entry gets turns, as in Go's round robin, but entries
+  // The next entry to fuzz: an entry never fuzzed yet if there is one (oldest first),
+  // else a weighted choice. Every entry gets turns, as in Go's round robin, but entries
   // that have been fuzzed less, that led to new coverage, and that are small get more
   // (in the spirit of AFL's favoured entries and libFuzzer's energy), which keeps the
   // search near recent progress and the inputs short.
@@ -46,6 +47,7 @@ class Corpus {
  private:
   std::vector<CorpusEntry> entries_;
   std::vector<std::uint64_t> hashes_;
+  std::size_t first_unfuzzed_ = 0;  // no entry before it has fuzz_calls == 0
 };
 
 }  // namespace cfuzz::driver

@@ -109,6 +109,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   e.size = core::entry_size(best);
   e.origin = Origin::Found;
   std::size_t added;
+  std::uint64_t execs;
   {
     std::lock_guard<std::mutex> lock(mu_);
     added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
@@ -116,13 +117,14 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     if (!corpus_.add(e)) return;
     corpus_.at(parent).found++;
     new_interesting_++;
+    execs = execs_done_;
   }
   try {
     save_to_cache(cache_dir_, best);
   } catch (const std::exception& ex) {
     reporter_.warning(std::string("cannot save to the cache: ") + ex.what());
   }
-  reporter_.new_entry(e.name, added);
+  reporter_.new_entry(e.name, added, execs);
   spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
 }
 
@@ -243,6 +245,8 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   params.limit = std::max<std::uint64_t>(first.execs, 1);
   params.max_len = max_len_;
   params.paranoid = true;
+  params.dictionary = *job.dictionary;
+  params.input_to_state = job.input_to_state;
   CallOutcome r = w.call("fuzz", params, milliseconds(600000));
   if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
     // Not exact only if the damage escaped the decoy descriptors: report the last input.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "libfuzzdriver/budget.h"
+#include "libfuzzdriver/dictionary.h"
 
 namespace cfuzz::driver {
 
@@ -88,8 +89,8 @@ void Reporter::warning(const std::string& text) {
   }
 }
 
-void Reporter::new_entry(const std::string& name, std::uint64_t bits) {
-  if (json_) emit(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}}.dump() + "\n");
+void Reporter::new_entry(const std::string& name, std::uint64_t bits, std::uint64_t execs) {
+  if (json_) emit(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}, {"execs", execs}}.dump() + "\n");
 }
 
 void Reporter::failure(const FailureReport& r) {
@@ -134,6 +135,20 @@ void Reporter::failure(const FailureReport& r) {
     text += "\n    Failing input written to " + r.written_to + "\n";
     text += "    To re-run:\n    " + r.rerun + "\n";
   }
+  emit(text);
+}
+
+void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, std::uint64_t>>& words) {
+  if (words.empty()) return;
+  if (json_) {
+    json list = json::array();
+    for (const auto& [w, uses] : words) list.push_back(json{{"word", quote_dictionary_word(w)}, {"uses", uses}});
+    emit(json{{"event", "recommended_dictionary"}, {"words", list}}.dump() + "\n");
+    return;
+  }
+  std::string text = "###### Recommended dictionary. ######\n";
+  for (const auto& [w, uses] : words) text += quote_dictionary_word(w) + " # Uses: " + std::to_string(uses) + "\n";
+  text += "###### End of recommended dictionary. ######\n";
   emit(text);
 }
 

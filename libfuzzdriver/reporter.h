@@ -51,8 +51,11 @@ class Reporter {
   void minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes);
   void warning(const std::string& text);
   void failure(const FailureReport& r);
-  void new_entry(const std::string& name, std::uint64_t bits);
+  // An input with new coverage joined the corpus, after `execs` executions in all.
+  void new_entry(const std::string& name, std::uint64_t bits, std::uint64_t execs);
   void done(const Progress& p, int failures);
+  // libFuzzer's end-of-run block: automatic dictionary words that found coverage.
+  void recommended_dictionary(const std::vector<std::pair<std::string, std::uint64_t>>& words);
 
  private:
   void emit(const std::string& text);

@@ -14,7 +14,9 @@ void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len,
   if (!enabled_ || a_len == 0 || b_len == 0) return;
   if (a_len > kMaxBytes) a_len = kMaxBytes;
   if (b_len > kMaxBytes) b_len = kMaxBytes;
-  ByteCmp& s = bytes_[slot(pc, kByteSlots)];
+  std::size_t i = slot(pc, kByteSlots);
+  ByteCmp& s = bytes_[i];
+  recent_bytes_[recent_byte_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   std::memcpy(s.a, a, a_len);
   std::memcpy(s.b, b, b_len);
   s.a_len = static_cast<std::uint8_t>(a_len);
@@ -24,6 +26,8 @@ void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len,
 void CmpTable::clear() {
   std::memset(ints_, 0, sizeof ints_);
   std::memset(bytes_, 0, sizeof bytes_);
+  recent_int_count_ = 0;
+  recent_byte_count_ = 0;
 }
 
 }  // namespace cfuzz::runtime

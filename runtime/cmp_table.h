@@ -32,11 +32,13 @@ class CmpTable {
 
   void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
     if (!enabled_ || a == b) return;
-    IntCmp& s = ints_[slot(pc ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots)];
+    std::size_t i = slot(pc ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots);
+    IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;
     s.width = static_cast<std::uint8_t>(width);
     s.is_const = is_const ? 1 : 0;
+    recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   }
 
   void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
@@ -45,6 +47,14 @@ class CmpTable {
   const IntCmp& int_slot(std::size_t i) const { return ints_[i]; }
   const ByteCmp& byte_slot(std::size_t i) const { return bytes_[i]; }
   void clear();
+
+  // Slots written lately (most tables are nearly empty: sampling slots at random would
+  // mostly find nothing). Index k < recent_*_count() of the last kRecent writes.
+  static constexpr std::size_t kRecent = 64;
+  std::size_t recent_int_count() const { return recent_int_count_ < kRecent ? recent_int_count_ : kRecent; }
+  std::size_t recent_byte_count() const { return recent_byte_count_ < kRecent ? recent_byte_count_ : kRecent; }
+  const IntCmp& recent_int(std::size_t k) const { return ints_[recent_ints_[k]]; }
+  const ByteCmp& recent_byte(std::size_t k) const { return bytes_[recent_bytes_[k]]; }
 
  private:
   static std::size_t slot(std::uint64_t h, std::size_t n) {
@@ -57,6 +67,10 @@ class CmpTable {
   bool enabled_;
   IntCmp ints_[kIntSlots];
   ByteCmp bytes_[kByteSlots];
+  std::uint16_t recent_ints_[kRecent];
+  std::uint16_t recent_bytes_[kRecent];
+  std::size_t recent_int_count_;
+  std::size_t recent_byte_count_;
 };
 
 // Zero-initialized storage: comparisons can happen in static constructors of the target.

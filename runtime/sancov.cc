@@ -65,14 +65,17 @@ CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t 
 CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
 
 // switch (val) { case c0: ... }: cases[0] = number of cases, cases[1] = bit width, then
-// the case values.
+// the case values, sorted. Only the cases next to `val` are recorded: they are the ones a
+// small change reaches, and recording every case of a big switch on every execution would
+// crowd everything else out of the table.
 CFUZZ_HOOK void __sanitizer_cov_trace_switch(std::uint64_t val, std::uint64_t* cases) {
   std::uint64_t n = cases[0];
   int width = static_cast<int>(cases[1] / 8);
   if (width <= 0 || width > 8) width = 8;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    cmp_table().record_int(CFUZZ_CALLER_PC + i, cases[2 + i], val, width, true);
-  }
+  std::uint64_t i = 0;
+  while (i < n && cases[2 + i] < val) ++i;
+  if (i < n) cmp_table().record_int(CFUZZ_CALLER_PC + i, cases[2 + i], val, width, true);
+  if (i > 0) cmp_table().record_int(CFUZZ_CALLER_PC + i - 1, cases[2 + i - 1], val, width, true);
 }
 
 // Divisions and array indexing: the operand is compared with the values that would make it

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "core/shm_layout.h"
 #include "corpus_format/value.h"
 #include "runtime/cmp_table.h"
+#include "runtime/cmp_words.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
@@ -55,7 +57,8 @@ constexpr const char* kDamagedChannel =
 class WorkerServer {
  public:
   WorkerServer(detail::TestState& f, core::ShmView shm)
-      : ex_(f), shm_(shm), hdr_(shm.header()), mutator_(kDefaultMaxLen) {
+      : ex_(f), shm_(shm), hdr_(shm.header()), mutator_(kDefaultMaxLen), words_(cmp_table(), base_cmps_) {
+    mutator_.set_words(&words_);
     const auto& cov = coverage_registry();
     touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
     if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
@@ -90,6 +93,7 @@ class WorkerServer {
 
  private:
   static constexpr std::uint64_t kDefaultMaxLen = 4096;
+  static constexpr std::size_t kNewWordsPerCall = 16;
 
   rpc::Response handle(const std::string& line) {
     rpc::Response resp;
@@ -190,13 +194,38 @@ class WorkerServer {
   RunResult run_current(FailureRecord* failure, std::uint64_t count, bool* fresh) {
     prepare_args(shm_.current());
     hdr_.exec_count.store(count, std::memory_order_relaxed);
+    // Comparisons are recorded while the target runs, not while the runtime itself (the
+    // mutator searching the input, say) calls memcmp.
+    CmpTable& cmp = cmp_table();
+    cmp.set_enabled(true);
     begin_execution();
     RunResult r = ex_.run(args_, {}, failure);
     end_execution();
+    cmp.set_enabled(false);
     const auto& cov = coverage_registry();
     *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(),
                                      &touched_count_);
     return r;
+  }
+
+  // Writes an input-to-state candidate into an input area holding the base input.
+  static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
+    core::SlotHeader& slot = a.slots[c.value];
+    auto type = static_cast<corpus::Type>(slot.type);
+    if (type != corpus::Type::Bytes && type != corpus::Type::String) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, c.bytes.data(), std::min<std::size_t>(8, c.bytes.size()));
+      // Through the value type and back: truncated and extended as the type wants.
+      slot.bits = core::scalar_bits(core::scalar_from_bits(type, bits));
+      return true;
+    }
+    std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
+    if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
+    std::uint8_t* d = core::ShmView::slot_data(a, c.value);
+    std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
+    std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());
+    slot.len = new_len;
+    return true;
   }
 
   void write_snapshot() {
@@ -225,14 +254,18 @@ class WorkerServer {
     std::uint64_t max_len = p.max_len != 0 ? p.max_len : kDefaultMaxLen;
     if (max_len != mutator_max_len_) {
       mutator_ = core::Mutator(max_len);
+      mutator_.set_words(&words_);
       mutator_max_len_ = max_len;
     }
+    std::vector<std::string> dictionary;
+    dictionary.reserve(p.dictionary.size());
+    for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));
+    words_.set_dictionary(std::move(dictionary));
     start_call();
     rng_.reseed(p.seed, 1);
     // What a call does depends only on its inputs and seed (so it can be replayed): no
     // comparisons carried over from earlier calls.
     cmp_table().clear();
-    cmp_table().set_enabled(true);
     std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
     std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
     rpc::FuzzResult res;
@@ -241,12 +274,64 @@ class WorkerServer {
     std::uint64_t count = 0;
     std::optional<RpcGuard> guard;  // paranoid mode: a replay of a damaged call
     if (p.paranoid) guard.emplace();
+    // The base input runs once as it is: its comparisons guide this call's mutations
+    // (input-to-state), and the coordinator learns its constants.
+    base_cmps_.clear();
+    {
+      core::copy_input_area(shm_.base(), shm_.current());
+      bool fresh = false;
+      RunResult r = run_current(&failure, ++count, &fresh);
+      if (guard && !guard->intact()) rpc_lost(kDamagedChannel, true);
+      if (r == RunResult::Fail) {
+        hdr_.failure = failure;
+        res.status = "failure";
+        res.execs = count;
+        return res;
+      }
+      base_cmps_ = cmp_table();
+      if (fresh) {
+        write_snapshot();
+        res.new_bits = new_bits();
+        res.status = "interesting";
+        res.execs = count;
+        return res;
+      }
+    }
+    if (p.input_to_state != 0) {
+      for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
+        if ((p.limit != 0 && count >= p.limit) ||
+            (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline)) {
+          break;
+        }
+        core::copy_input_area(shm_.base(), shm_.current());
+        if (!apply(c, shm_.current())) continue;
+        bool fresh = false;
+        RunResult r = run_current(&failure, ++count, &fresh);
+        if (guard && !guard->intact()) rpc_lost(kDamagedChannel, true);
+        if (r == RunResult::Fail) {
+          hdr_.failure = failure;
+          res.status = "failure";
+          res.execs = count;
+          return res;
+        }
+        if (fresh) {
+          write_snapshot();
+          res.new_bits = new_bits();
+          res.status = "interesting";
+          if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+          res.execs = count;
+          return res;
+        }
+      }
+    }
     for (;;) {
+      if (p.limit != 0 && count >= p.limit) break;
       // Go's chain: five stacked mutations, then back to the original input.
-      if (count % 5 == 0) {
+      if (count % 5 == 1) {
         core::copy_input_area(shm_.base(), shm_.current());
         hdr_.rng_state = rng_.state();
         hdr_.rng_inc = rng_.inc();
+        words_.begin_chain();
       }
       mutator_.mutate(shm_.current(), splice, rng_);
       bool fresh = false;
@@ -263,12 +348,13 @@ class WorkerServer {
         write_snapshot();
         res.new_bits = new_bits();
         res.status = "interesting";
+        for (const auto& w : words_.chain_words()) res.useful_words.push_back(rpc::to_hex(w));
         break;
       }
       if (p.limit != 0 && count >= p.limit) break;
       if (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline) break;
     }
-    cmp_table().set_enabled(false);
+    for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
     res.execs = count;
     res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
     res.exec_ns = count != 0 ? res.duration_ns / count : 0;
@@ -378,6 +464,8 @@ class WorkerServer {
   core::ShmHeader& hdr_;
   core::Mutator mutator_;
   std::uint64_t mutator_max_len_ = kDefaultMaxLen;
+  CmpTable base_cmps_{};
+  CmpWords words_;
   core::Pcg rng_;
   InputBuffers buffers_;
   detail::ArgView args_[core::kMaxValues];

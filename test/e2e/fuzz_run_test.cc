@@ -74,54 +74,58 @@ TEST_F(FuzzRun, NxRunsExactlyNExecutions) {
 }
 
 TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
-  auto first = fuzz("nested_word", {"--fuzztime", "3000x", "--parallel", "1", "--seed", "3"});
+  auto first = fuzz("maze", {"--fuzztime", "3000x", "--parallel", "1", "--seed", "3"});
   ASSERT_EQ(first.exit_code, 0) << first.all();
-  auto cached = files_in(dir / "cache/FuzzNestedWord");
+  auto cached = files_in(dir / "cache/FuzzMaze");
   ASSERT_FALSE(cached.empty()) << first.all();
-  auto second = fuzz("nested_word", {"--fuzztime", "10x", "--parallel", "1"});
+  auto second = fuzz("maze", {"--fuzztime", "10x", "--parallel", "1"});
   ASSERT_EQ(second.exit_code, 0) << second.all();
   std::string total = std::to_string(cached.size() + 1);  // the cache plus the f.add seed
   EXPECT_NE(second.out.find("gathering baseline coverage: 0/" + total + " completed"), std::string::npos)
       << second.out;
-  // The cache files are plain v1 corpus files that the target itself can run.
-  auto seeds = run({target("nested_word"), "--srcdir", dir.str()}, {.cwd = dir.str()});
-  EXPECT_EQ(seeds.exit_code, 0);
-  EXPECT_NE(read_file(cached[0]).find("go test fuzz v1\n[]byte("), std::string::npos);
+  // Nothing new to find in 10 executions: the second run started with the first's coverage.
+  EXPECT_NE(second.out.find("new interesting: 0 (total: " + total + ")"), std::string::npos) << second.out;
+  // The cache files are plain v1 corpus files.
+  EXPECT_EQ(read_file(cached[0]).rfind("go test fuzz v1\n[]byte(", 0), 0u);
 }
 
 TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
-  // Coverage past the first check needs 7 bytes; minimization leaves exactly that many.
-  auto r = fuzz("nested_word", {"--fuzztime", "20000x", "--parallel", "1", "--seed", "5", "--max-len", "64"});
+  // The maze's coverage depends only on how much of the phrase an input matches, plus at
+  // most the one byte after it; mutations leave other bytes around, which minimization
+  // removes. (Bytes are printable after minimization: one literal char each.)
+  auto r = fuzz("maze", {"--fuzztime", "100000x", "--parallel", "1", "--seed", "5"});
   ASSERT_EQ(r.exit_code, 0) << r.all();
-  auto cached = files_in(dir / "cache/FuzzNestedWord");
-  ASSERT_GE(cached.size(), 2u) << r.all();
+  auto cached = files_in(dir / "cache/FuzzMaze");
+  ASSERT_GE(cached.size(), 3u) << r.all();
+  std::string phrase = "the quick brown fox";
   for (const auto& f : cached) {
     std::string text = read_file(f);
     std::string value = text.substr(text.find("[]byte(\"") + 8);
     value = value.substr(0, value.rfind('"'));
-    // Every byte is printable after minimization, so the literal has one char per byte.
-    EXPECT_EQ(value.size(), 7u) << text;
+    std::size_t matched = 0;
+    while (matched < value.size() && matched < phrase.size() && value[matched] == phrase[matched]) ++matched;
+    EXPECT_LE(value.size(), matched + 1) << "not minimized: " << text;
   }
 }
 
 TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
   auto entries = [&](const std::string& cache) {
-    auto r = run({cfuzz(), "run", target("nested_word"), "--cachedir", (dir / cache).string(), "--seed", "11",
-                  "--parallel", "1", "--fuzztime", "20000x", "--json"},
+    auto r = run({cfuzz(), "run", target("maze"), "--cachedir", (dir / cache).string(), "--seed", "11",
+                  "--parallel", "1", "--fuzztime", "100000x", "--json"},
                  {.cwd = dir.str()});
-    used_.insert("nested_word");
+    used_.insert("maze");
     std::vector<std::string> names;
     std::istringstream in(r.out);
     for (std::string line; std::getline(in, line);) {
       auto j = nlohmann::json::parse(line);
-      if (j["event"] == "new_entry") names.push_back(j["name"]);
+      if (j["event"] == "new_entry") names.push_back(j["name"].get<std::string>() + "@" + std::to_string(j["execs"].get<long>()));
       if (j["event"] == "done") names.push_back("execs=" + std::to_string(j["execs"].get<long>()));
     }
     return names;
   };
   auto a = entries("cache_a");
   auto b = entries("cache_b");
-  EXPECT_GT(a.size(), 2u);
+  EXPECT_GE(a.size(), 4u);
   EXPECT_EQ(a, b);
 }
 
@@ -143,7 +147,10 @@ TEST_F(FuzzRun, KilledWorkerIsReplacedAndFuzzingGoesOn) {
   auto r = bg.wait();
   EXPECT_EQ(r.exit_code, 0) << r.all();
   EXPECT_EQ(now.size(), 2u) << "the killed worker was not replaced";
-  EXPECT_NE(r.err.find("terminated by signal SIGKILL"), std::string::npos) << r.err;
+  // Killed inside or outside the fuzz function: either way not a failure of any input.
+  EXPECT_NE(r.err.find("signal SIGKILL"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("restarting it"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "testdata"));
   // Progress lines after the kill show executions still growing.
   std::istringstream in(r.out);
   std::vector<long> execs;

@@ -1,0 +1,257 @@
+#include "runtime/cmp_words.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/shm_layout.h"
+
+namespace cfuzz::runtime {
+
+namespace {
+
+void encode_int(std::uint64_t v, int width, bool big_endian, std::uint8_t* out) {
+  for (int i = 0; i < width; ++i) {
+    auto byte = static_cast<std::uint8_t>(v >> (8 * i));
+    out[big_endian ? width - 1 - i : i] = byte;
+  }
+}
+
+// The position of `needle` in `data`, searching from a random starting point (and wrapping)
+// so that repeated occurrences all get their turn; SIZE_MAX if absent.
+std::size_t find_from(const std::uint8_t* data, std::size_t len, const std::uint8_t* needle, std::size_t n,
+                      core::Pcg& rng) {
+  if (n == 0 || n > len) return SIZE_MAX;
+  std::size_t last = len - n;
+  std::size_t start = rng.below(last + 1);
+  for (std::size_t k = 0; k <= last; ++k) {
+    std::size_t pos = start + k <= last ? start + k : start + k - last - 1;
+    if (data[pos] == needle[0] && std::memcmp(data + pos, needle, n) == 0) return pos;
+  }
+  return SIZE_MAX;
+}
+
+}  // namespace
+
+void CmpWords::set_dictionary(std::vector<std::string> words) {
+  dict_ = std::move(words);
+  dict_set_.clear();
+  dict_set_.insert(dict_.begin(), dict_.end());
+}
+
+std::string_view CmpWords::pick_word(core::Pcg& rng) const {
+  std::string_view w;
+  if (!dict_.empty() && rng.coin()) {
+    w = dict_[rng.below(dict_.size())];
+  } else {
+    // An operand of a recent comparison, in either byte order.
+    const CmpTable& t = rng.coin() ? base_ : table_;
+    std::size_t ints = t.recent_int_count(), bytes = t.recent_byte_count();
+    if (ints + bytes == 0) {
+      if (dict_.empty()) return {};
+      w = dict_[rng.below(dict_.size())];
+    } else {
+      std::size_t k = rng.below(ints + bytes);
+      if (k < ints) {
+        const CmpTable::IntCmp& c = t.recent_int(k);
+        encode_int(rng.coin() ? c.a : c.b, c.width, c.width > 1 && rng.coin(), scratch_);
+        w = std::string_view(reinterpret_cast<const char*>(scratch_), c.width);
+      } else {
+        const CmpTable::ByteCmp& c = t.recent_byte(k - ints);
+        bool side = rng.coin();
+        std::memcpy(scratch_, side ? c.a : c.b, side ? c.a_len : c.b_len);
+        w = std::string_view(reinterpret_cast<const char*>(scratch_), side ? c.a_len : c.b_len);
+      }
+    }
+  }
+  note_used(w);
+  return w;
+}
+
+void CmpWords::note_used(std::string_view w) const {
+  if (used_count_ == std::size(used_) || w.empty() || w.size() > CmpTable::kMaxBytes) return;
+  Used& u = used_[used_count_++];
+  u.len = static_cast<std::uint8_t>(w.size());
+  std::memcpy(u.bytes, w.data(), w.size());
+}
+
+std::vector<std::string> CmpWords::chain_words() const {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < used_count_; ++i) words.emplace_back(used_[i].bytes, used_[i].len);
+  return words;
+}
+
+bool CmpWords::replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                           Replacement* out) const {
+  int width = c.width;
+  bool swap_sides = rng.coin();
+  std::uint64_t from = swap_sides ? c.b : c.a;
+  std::uint64_t to = swap_sides ? c.a : c.b;
+  // Ordering comparisons (<, >) are won by the neighbours of the other operand.
+  std::uint32_t variant = rng.below(8);
+  if (variant == 0) to += 1;
+  if (variant == 1) to -= 1;
+  bool big_endian_first = rng.coin();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bool big_endian = attempt == 0 ? big_endian_first : !big_endian_first;
+    if (width == 1 && attempt == 1) break;
+    std::uint8_t needle[8];
+    encode_int(from, width, big_endian, needle);
+    std::size_t pos = find_from(data, len, needle, static_cast<std::size_t>(width), rng);
+    if (pos == SIZE_MAX) continue;
+    encode_int(to, width, big_endian, scratch_);
+    *out = Replacement{pos, static_cast<std::size_t>(width),
+                       std::string_view(reinterpret_cast<const char*>(scratch_), static_cast<std::size_t>(width))};
+    note_used(out->bytes);
+    return true;
+  }
+  return false;
+}
+
+bool CmpWords::replace_bytes(const CmpTable::ByteCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                             Replacement* out) const {
+  bool swap_sides = rng.coin();
+  const std::uint8_t* from = swap_sides ? c.b : c.a;
+  std::size_t from_len = swap_sides ? c.b_len : c.a_len;
+  const std::uint8_t* to = swap_sides ? c.a : c.b;
+  std::size_t to_len = swap_sides ? c.a_len : c.b_len;
+  std::size_t pos = find_from(data, len, from, from_len, rng);
+  if (pos == SIZE_MAX) return false;
+  std::memcpy(scratch_, to, to_len);
+  *out = Replacement{pos, from_len, std::string_view(reinterpret_cast<const char*>(scratch_), to_len)};
+  note_used(out->bytes);
+  return true;
+}
+
+bool CmpWords::replacement_for(const std::uint8_t* data, std::size_t len, core::Pcg& rng, Replacement* out) const {
+  if (len == 0) return false;
+  // Mostly the base input's comparisons (consistent with the bytes being mutated), else
+  // the latest ones (which include comparisons only mutated inputs reach).
+  const CmpTable& t = rng.below(4) != 0 ? base_ : table_;
+  std::size_t ints = t.recent_int_count(), bytes = t.recent_byte_count();
+  if (ints + bytes == 0) return false;
+  // A few of them, until one applies to this input.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::size_t k = rng.below(ints + bytes);
+    if (k < ints) {
+      if (replace_int(t.recent_int(k), data, len, rng, out)) return true;
+    } else {
+      const CmpTable::ByteCmp& c = t.recent_byte(k - ints);
+      if (c.a_len != 0 && replace_bytes(c, data, len, rng, out)) return true;
+    }
+  }
+  return false;
+}
+
+bool CmpWords::integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng, std::uint64_t* out) const {
+  std::uint64_t mask = width_bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width_bytes)) - 1;
+  // Best: a comparison of this very value; else any operand of the same width.
+  const CmpTable& t = rng.coin() ? base_ : table_;
+  std::size_t n = t.recent_int_count();
+  if (n == 0) return false;
+  std::size_t start = rng.below(n);
+  bool found_any = false;
+  std::uint64_t any = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const CmpTable::IntCmp& c = t.recent_int((start + k) % n);
+    if (c.width == 0) continue;
+    if ((c.a & mask) == current) {
+      *out = c.b;
+      return true;
+    }
+    if ((c.b & mask) == current) {
+      *out = c.a;
+      return true;
+    }
+    if (!found_any && c.width == width_bytes) {
+      found_any = true;
+      any = c.is_const != 0 ? c.a : c.b;
+    }
+  }
+  if (found_any) *out = any;
+  return found_any;
+}
+
+std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core::InputAreaHeader& base,
+                                                                     std::size_t max) const {
+  std::vector<Candidate> out;
+  auto add = [&](Candidate c) {
+    for (const auto& o : out) {
+      if (o.value == c.value && o.pos == c.pos && o.old_len == c.old_len && o.bytes == c.bytes) return;
+    }
+    out.push_back(std::move(c));
+  };
+  // Every occurrence of `from` in value `v` (up to a few), to be replaced by `to`.
+  auto replace_all = [&](std::uint32_t v, const std::uint8_t* data, std::size_t len, const std::uint8_t* from,
+                         std::size_t from_len, const std::uint8_t* to, std::size_t to_len) {
+    if (from_len == 0 || from_len > len) return;
+    int found = 0;
+    for (std::size_t pos = 0; pos + from_len <= len && found < 4 && out.size() < max; ++pos) {
+      if (std::memcmp(data + pos, from, from_len) != 0) continue;
+      ++found;
+      add(Candidate{v, pos, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
+    }
+  };
+  auto& area = const_cast<core::InputAreaHeader&>(base);
+  std::size_t ints = base_.recent_int_count(), bytes = base_.recent_byte_count();
+  for (std::uint32_t v = 0; v < base.count && out.size() < max; ++v) {
+    const core::SlotHeader& slot = base.slots[v];
+    bool is_bytes = slot.type == 0 || slot.type == 1;  // []byte, string
+    const std::uint8_t* data = core::ShmView::slot_data(area, v);
+    for (std::size_t k = 0; k < ints && out.size() < max; ++k) {
+      const CmpTable::IntCmp& c = base_.recent_int(k);
+      if (c.width == 0) continue;
+      for (int side = 0; side < 2; ++side) {
+        std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
+        if (is_bytes) {
+          for (std::uint64_t t : {to, to + 1, to - 1}) {
+            for (bool big_endian : {false, true}) {
+              if (c.width == 1 && big_endian) continue;
+              std::uint8_t f[8], r[8];
+              encode_int(from, c.width, big_endian, f);
+              encode_int(t, c.width, big_endian, r);
+              replace_all(v, data, slot.len, f, c.width, r, c.width);
+            }
+          }
+        } else {
+          std::uint64_t mask = c.width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * c.width)) - 1;
+          if ((slot.bits & mask) != (from & mask)) continue;
+          std::uint8_t r[8];
+          encode_int(to, 8, false, r);
+          add(Candidate{v, 0, 0, std::string(reinterpret_cast<const char*>(r), 8)});
+        }
+      }
+    }
+    if (!is_bytes) continue;
+    for (std::size_t k = 0; k < bytes && out.size() < max; ++k) {
+      const CmpTable::ByteCmp& c = base_.recent_byte(k);
+      if (c.a_len == 0) continue;
+      replace_all(v, data, slot.len, c.a, c.a_len, c.b, c.b_len);
+      replace_all(v, data, slot.len, c.b, c.b_len, c.a, c.a_len);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> CmpWords::new_constants(std::size_t max) const {
+  std::vector<std::string> words;
+  auto consider = [&](std::string w) {
+    if (words.size() >= max || w.size() < 2 || dict_set_.count(w) != 0) return;
+    if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
+  };
+  for (std::size_t i = 0; i < CmpTable::kIntSlots && words.size() < max; ++i) {
+    const CmpTable::IntCmp& c = table_.int_slot(i);
+    if (c.width < 2 || c.is_const == 0 || c.a == 0) continue;
+    std::uint8_t bytes[8];
+    encode_int(c.a, c.width, false, bytes);
+    consider(std::string(reinterpret_cast<const char*>(bytes), c.width));
+  }
+  for (std::size_t i = 0; i < CmpTable::kByteSlots && words.size() < max; ++i) {
+    const CmpTable::ByteCmp& c = table_.byte_slot(i);
+    // Which side is the constant is unknown; the coordinator keeps only words that recur.
+    if (c.a_len != 0) consider(std::string(reinterpret_cast<const char*>(c.a), c.a_len));
+    if (c.b_len != 0) consider(std::string(reinterpret_cast<const char*>(c.b), c.b_len));
+  }
+  return words;
+}
+
+}  // namespace cfuzz::runtime

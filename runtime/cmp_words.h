@@ -1,0 +1,85 @@
+// What the mutator learns from the target's comparisons and from dictionaries: the
+// worker's core::WordSource.
+//
+// - Dictionary words: the user's --dict files and the coordinator's automatic dictionary
+//   (constants the target compared with in earlier calls), handed over with each call.
+// - Input-to-state replacements: the comparisons the base input of this call made (run
+//   once, unmutated, at the start of the call) and the recent ones. When the input holds
+//   one operand of a comparison, that operand is replaced by the other (both byte orders
+//   for integers, and +-1 for ordering comparisons), which turns a 2^32 or 2^64 guess into
+//   one step: REDQUEEN's input-to-state correspondence, libFuzzer's table of recent
+//   compares. The base input's own comparisons matter most: every mutation chain starts
+//   from it, so its operands are where they were recorded.
+// - Operands for typed integer arguments.
+//
+// It also notes which words the current mutation chain used (to credit them when the
+// chain finds coverage: the "recommended dictionary") and which constants of this call
+// the dictionary does not have yet.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "core/mutator.h"
+#include "runtime/cmp_table.h"
+
+namespace cfuzz::runtime {
+
+class CmpWords : public core::WordSource {
+ public:
+  // `live` is recorded as the target runs; `base` is the copy taken after the base input's
+  // run.
+  CmpWords(const CmpTable& live, const CmpTable& base) : table_(live), base_(base) {}
+
+  // The dictionary for the next call; words are raw bytes.
+  void set_dictionary(std::vector<std::string> words);
+  // A new mutation chain starts from the base input: forget the words used so far.
+  void begin_chain() { used_count_ = 0; }
+  // The words the current chain inserted (at most a few).
+  std::vector<std::string> chain_words() const;
+  // The input-to-state stage (AFL++'s REDQUEEN): rather than wait for random picks, try
+  // every operand of the base input's comparisons where it occurs in the base input, once.
+  // Each candidate is one replacement in one value of the base input.
+  struct Candidate {
+    std::uint32_t value;  // index of the value in the entry
+    std::size_t pos;      // byte values: where
+    std::size_t old_len;
+    std::string bytes;    // byte values: what to write; scalars: the new bits (8 bytes LE)
+  };
+  std::vector<Candidate> input_to_state_candidates(const core::InputAreaHeader& base,
+                                                   std::size_t max) const;
+
+  // Constants seen in this call's comparisons that the dictionary lacks, at most `max`.
+  std::vector<std::string> new_constants(std::size_t max) const;
+
+  std::string_view pick_word(core::Pcg& rng) const override;
+  bool replacement_for(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                       Replacement* out) const override;
+  bool integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng,
+                   std::uint64_t* out) const override;
+
+ private:
+  void note_used(std::string_view w) const;
+  bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                   Replacement* out) const;
+  bool replace_bytes(const CmpTable::ByteCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                     Replacement* out) const;
+
+  const CmpTable& table_;
+  const CmpTable& base_;
+  std::vector<std::string> dict_;
+  std::unordered_set<std::string> dict_set_;
+  // The replacement bytes handed out last (a Replacement points here).
+  mutable std::uint8_t scratch_[CmpTable::kMaxBytes];
+  struct Used {
+    std::uint8_t len;
+    char bytes[CmpTable::kMaxBytes];
+  };
+  mutable Used used_[8];
+  mutable std::size_t used_count_ = 0;
+};
+
+}  // namespace cfuzz::runtime

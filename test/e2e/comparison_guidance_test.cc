@@ -1,0 +1,78 @@
+// Comparison-guided mutation and dictionaries: magic values that blind mutation would
+// essentially never produce (one chance in 2^32 to 2^64 per try) are found from an empty
+// corpus within a fixed execution budget, with and without a sanitizer runtime (which
+// decides who intercepts memcmp and strcmp: the sanitizer or cfuzz's own interceptors).
+#include <gtest/gtest.h>
+
+#include "test/support/test_support.h"
+
+namespace cfuzz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Puzzle {
+  std::string test;
+  std::string target;
+};
+
+std::ostream& operator<<(std::ostream& os, const Puzzle& p) { return os << p.test << "/" << p.target; }
+
+class MagicValues : public ::testing::TestWithParam<Puzzle> {};
+
+TEST_P(MagicValues, AreFoundFromAnEmptyCorpusWithinTheBudget) {
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target(GetParam().target), "--fuzz", GetParam().test + "$", "--cachedir",
+                (dir / "cache").string(), "--parallel", "1", "--fuzztime", "100000x"},
+               {.cwd = dir.str()});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
+  EXPECT_EQ(files_in(dir / "testdata/fuzz" / GetParam().test).size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Puzzles, MagicValues,
+    ::testing::Values(Puzzle{"FuzzMemcmpMagic", "magic_values"}, Puzzle{"FuzzMemcmpMagic", "magic_values_asan"},
+                      Puzzle{"FuzzStrcmpKeyword", "magic_values"}, Puzzle{"FuzzStrcmpKeyword", "magic_values_asan"},
+                      Puzzle{"FuzzChainOf32", "magic_values"}, Puzzle{"FuzzChainOf32", "magic_values_asan"},
+                      Puzzle{"FuzzEqual64", "magic_values"}, Puzzle{"FuzzEqual64", "magic_values_asan"},
+                      Puzzle{"FuzzTypedEqual64", "magic_values"}),
+    [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
+
+TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {
+  TempDir dir;
+  write_file(dir / "words.dict", "# the one word that matters\nkw=\"xyzzy-plugh\"\n\"unrelated\"\n");
+  auto with = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir",
+                   (dir / "cache1").string(), "--parallel", "1", "--fuzztime", "100000x", "--dict",
+                   (dir / "words.dict").string()},
+                  {.cwd = dir.str()});
+  EXPECT_EQ(with.exit_code, 1) << with.all();
+  fs::remove_all(dir / "testdata");
+  auto without = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir",
+                      (dir / "cache2").string(), "--parallel", "1", "--fuzztime", "100000x"},
+                     {.cwd = dir.str()});
+  EXPECT_EQ(without.exit_code, 0) << "found without the dictionary?\n" << without.all();
+}
+
+TEST(Dictionary, MalformedDictionaryIsAUsageErrorNamingTheLine) {
+  TempDir dir;
+  write_file(dir / "bad.dict", "ok=\"fine\"\nbroken=\"no end\n");
+  auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir",
+                (dir / "cache").string(), "--dict", (dir / "bad.dict").string(), "--fuzztime", "10x"});
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.err.find("bad.dict: line 2"), std::string::npos) << r.err;
+}
+
+TEST(Dictionary, UsefulComparisonOperandsAreRecommendedAtTheEnd) {
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzChainOf32", "--cachedir",
+                (dir / "cache").string(), "--parallel", "1", "--fuzztime", "100000x"},
+               {.cwd = dir.str()});
+  ASSERT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("###### Recommended dictionary. ######"), std::string::npos) << r.out;
+  // 0x8badf00d, little-endian, as it had to be written into the input.
+  EXPECT_NE(r.out.find("\"\\x0D\\xF0\\xAD\\x8B\" # Uses: "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace cfuzz::test

@@ -1,0 +1,85 @@
+// Bugs behind magic values that blind mutation essentially never guesses (2^32 to 2^64
+// tries), which comparison-guided mutation finds: the operands of the comparisons the
+// target makes are written into the input. No seeds: every test starts from zero values.
+#include <cfuzz/cfuzz.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace {
+
+std::uint32_t u32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+std::uint64_t u64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// FNV-1a: a comparison of hashes tells the mutator nothing about the word behind them.
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+}  // namespace
+
+CFUZZ_TEST(FuzzMemcmpMagic, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() >= 12 && std::memcmp(d.data() + 4, "\x8cMAG1C\x07\xe4", 8) == 0) std::abort();
+  });
+}
+
+CFUZZ_TEST(FuzzStrcmpKeyword, f) {
+  f.fuzz([](cfuzz::T&, const std::string& s) {
+    if (std::strcmp(s.c_str(), "open-sesame!") == 0) std::abort();
+  });
+}
+
+CFUZZ_TEST(FuzzChainOf32, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() < 16) return;
+    if (u32(d.data()) == 0x1badcafe) {
+      if (u32(d.data() + 4) == 0x8badf00d) {
+        if (u32(d.data() + 8) == 0xdeadbeef) {
+          if (u32(d.data() + 12) == 0x0ddba11f) std::abort();
+        }
+      }
+    }
+  });
+}
+
+CFUZZ_TEST(FuzzEqual64, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() >= 8 && u64(d.data()) == 0x0123456789abcdefULL) std::abort();
+  });
+}
+
+CFUZZ_TEST(FuzzTypedEqual64, f) {
+  f.fuzz([](cfuzz::T&, std::int64_t n, std::uint32_t k) {
+    if (n == 0x7a11c0de5eedf00dLL && k == 0xc0ffee) std::abort();
+  });
+}
+
+// Only a dictionary can find this one: the keyword is compared by hash.
+CFUZZ_TEST(FuzzHashedKeyword, f) {
+  f.fuzz([](cfuzz::T&, const std::string& s) {
+    std::string_view rest = s;
+    while (!rest.empty()) {
+      auto space = rest.find(' ');
+      std::string_view token = rest.substr(0, space);
+      if (fnv1a(token) == fnv1a("xyzzy-plugh")) std::abort();
+      if (space == std::string_view::npos) break;
+      rest.remove_prefix(space + 1);
+    }
+  });
+}
