@@ -52,18 +52,17 @@ using corpus::Entry;
 
 class FixedWords : public WordSource {
  public:
-  std::size_t word_count() const override { return 3; }
-  std::string_view word(std::size_t i) const override {
-    static constexpr std::string_view kWords[] = {"GET ", "Content-Length", "\xff\xfe"};
-    return kWords[i];
-  }
-  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng,
-                       Replacement* out) const override {
+  // Both spellings of the word interface (see StubWords in mutator_test.cc).
+  static constexpr std::string_view kWords[] = {"GET ", "Content-Length", "\xff\xfe"};
+  std::size_t word_count() const { return 3; }
+  std::string_view word(std::size_t i) const { return kWords[i]; }
+  std::string_view pick_word(Pcg& rng) const { return kWords[rng.below(3)]; }
+  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng, Replacement* out) const {
     if (len == 0) return false;
     *out = Replacement{rng.below(len), 1, "\x7f\x7f\x7f"};
     return true;
   }
-  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const override {
+  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const {
     *out = 0x4142;
     return true;
   }
