@@ -58,6 +58,28 @@ TEST(Corpus, PickGivesEveryEntryTurns) {
   for (std::size_t k = 0; k < picks.size(); ++k) EXPECT_GT(picks[k], 0) << "entry " << k;
 }
 
+TEST(Corpus, PickTakesNeverFuzzedEntriesFirstOldestFirst) {
+  Corpus c;
+  c.add(entry("old", "a", 10, 50));
+  c.add(entry("new1", "b", 1 << 20, 0));  // large, yet first: it has never been fuzzed
+  c.add(entry("new2", "c", 10, 0));
+  core::Pcg rng(4, 1);
+  // Until the caller fuzzes it, the oldest never-fuzzed entry stays the answer.
+  EXPECT_EQ(c.pick(rng), 1u);
+  EXPECT_EQ(c.pick(rng), 1u);
+  ++c.at(1).fuzz_calls;
+  EXPECT_EQ(c.pick(rng), 2u);
+  ++c.at(2).fuzz_calls;
+  // All fuzzed: a weighted choice, which gives the old entry turns again.
+  std::vector<int> picks(3);
+  for (int i = 0; i < 3000; ++i) ++picks[c.pick(rng)];
+  EXPECT_GT(picks[0], 0);
+  EXPECT_GT(picks[2], picks[0]);  // fuzzed once beats fuzzed fifty times
+  // An entry added now is next.
+  c.add(entry("found", "d", 10, 0));
+  EXPECT_EQ(c.pick(rng), 3u);
+}
+
 TEST(Corpus, PickFromASingleEntryCorpusGivesThatEntry) {
   Corpus c;
   c.add(entry("only", "x"));

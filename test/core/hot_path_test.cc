@@ -52,17 +52,17 @@ using corpus::Entry;
 
 class FixedWords : public WordSource {
  public:
-  // Both spellings of the word interface (see StubWords in mutator_test.cc).
-  static constexpr std::string_view kWords[] = {"GET ", "Content-Length", "\xff\xfe"};
-  std::size_t word_count() const { return 3; }
-  std::string_view word(std::size_t i) const { return kWords[i]; }
-  std::string_view pick_word(Pcg& rng) const { return kWords[rng.below(3)]; }
-  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng, Replacement* out) const {
+  std::string_view pick_word(Pcg& rng) const override {
+    static constexpr std::string_view kWords[] = {"GET ", "Content-Length", "\xff\xfe"};
+    return kWords[rng.below(3)];
+  }
+  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng,
+                       Replacement* out) const override {
     if (len == 0) return false;
     *out = Replacement{rng.below(len), 1, "\x7f\x7f\x7f"};
     return true;
   }
-  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const {
+  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const override {
     *out = 0x4142;
     return true;
   }

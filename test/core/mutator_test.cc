@@ -56,21 +56,18 @@ class StubWords : public WordSource {
   mutable int replacement_calls = 0;
   mutable int integer_calls = 0;
 
-  // WordSource is changing from word_count()/word(i) to pick_word(rng) (uncommitted work
-  // in core/mutator.h); the stub offers both, without `override`, so it builds with either.
-  std::size_t word_count() const { return words.size(); }
-  std::string_view word(std::size_t i) const { return words.at(i); }
-  std::string_view pick_word(Pcg& rng) const {
+  std::string_view pick_word(Pcg& rng) const override {
     return words.empty() ? std::string_view() : std::string_view(words[rng.below(words.size())]);
   }
-  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng, Replacement* out) const {
+  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng,
+                       Replacement* out) const override {
     ++replacement_calls;
     if (replacement.empty() || len == 0) return false;
     std::size_t pos = rng.below(len);
     *out = Replacement{pos, std::min<std::size_t>(2, len - pos), replacement};
     return true;
   }
-  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const {
+  bool integer_for(std::uint64_t, int, Pcg&, std::uint64_t* out) const override {
     ++integer_calls;
     if (!has_integer) return false;
     *out = integer;

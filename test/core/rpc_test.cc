@@ -57,12 +57,16 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   p.deadline_ms = 12345;
   p.max_len = 4096;
   p.paranoid = true;
+  p.input_to_state = 64;
+  p.dictionary = {to_hex("GET "), to_hex(std::string("\0\xff\n", 3)), ""};
   const FuzzParams bp = round_trip(p);
   EXPECT_EQ(bp.seed, p.seed);
   EXPECT_EQ(bp.limit, 1000u);
   EXPECT_EQ(bp.deadline_ms, 12345u);
   EXPECT_EQ(bp.max_len, 4096u);
   EXPECT_TRUE(bp.paranoid);
+  EXPECT_EQ(bp.input_to_state, 64u);
+  EXPECT_EQ(bp.dictionary, p.dictionary);
 
   FuzzResult r;
   r.status = "interesting";
@@ -70,12 +74,38 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   r.duration_ns = ~0ULL;
   r.new_bits = 17;
   r.exec_ns = 5;
+  r.new_words = {to_hex("magic"), to_hex(std::string(1, '\0'))};
+  r.useful_words = {
+      to_hex("\x7f"
+             "ELF")};
   const FuzzResult br = round_trip(r);
   EXPECT_EQ(br.status, "interesting");
   EXPECT_EQ(br.execs, 99u);
   EXPECT_EQ(br.duration_ns, ~0ULL);
   EXPECT_EQ(br.new_bits, 17u);
   EXPECT_EQ(br.exec_ns, 5u);
+  EXPECT_EQ(br.new_words, r.new_words);
+  EXPECT_EQ(br.useful_words, r.useful_words);
+}
+
+TEST(Rpc, HexCodingRoundTripsEveryByte) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  const std::string hex = to_hex(all);
+  EXPECT_EQ(hex.size(), 512u);
+  EXPECT_EQ(hex.substr(0, 8), "00010203");
+  EXPECT_EQ(hex.substr(504), "fcfdfeff");
+  EXPECT_EQ(hex.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(from_hex(hex), all);
+  EXPECT_EQ(from_hex("DEADbeef"), "\xde\xad\xbe\xef");
+  EXPECT_EQ(to_hex(""), "");
+  EXPECT_EQ(from_hex(""), "");
+}
+
+TEST(Rpc, MalformedHexIsAProtocolError) {
+  for (const char* bad : {"a", "abc", "0g", "g0", "zz", "0x12", " 1", "12 ", "\xc3\xa9"}) {
+    EXPECT_THROW(from_hex(bad), ProtocolError) << bad;
+  }
 }
 
 TEST(Rpc, ExecResultRoundTrips) {
@@ -130,6 +160,12 @@ TEST(Rpc, MissingOptionalFieldsKeepTheirDefaults) {
   EXPECT_EQ(f.seed, 5u);
   EXPECT_EQ(f.limit, 0u);
   EXPECT_FALSE(f.paranoid);
+  EXPECT_EQ(f.input_to_state, 0u);
+  EXPECT_TRUE(f.dictionary.empty());
+  // A result from a worker that reports no words.
+  const auto r = json{{"status", "ok"}}.get<FuzzResult>();
+  EXPECT_TRUE(r.new_words.empty());
+  EXPECT_TRUE(r.useful_words.empty());
   const auto m = json{{"mode", "coverage"}, {"resume_verdict", nullptr}}.get<MinimizeParams>();
   EXPECT_EQ(m.mode, "coverage");
   EXPECT_FALSE(m.resume_verdict.has_value());
