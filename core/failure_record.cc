@@ -71,7 +71,8 @@ std::string failure_summary(const FailureRecord& r, bool with_site) {
     case FailureKind::None: return "no failure";
     case FailureKind::Returned:  // the message's lines already start with "file.cc:12: "
       return message.empty() ? std::string(r.site) : message;
-    case FailureKind::Exception: return "uncaught exception " + std::string(r.detail) + ": " + message;
+    case FailureKind::Exception:
+      return "uncaught exception " + std::string(r.detail) + (message.empty() ? "" : ": " + message);
     case FailureKind::Signal: return "deadly signal " + std::string(r.detail) + site;
     case FailureKind::Sanitizer: return std::string(r.detail) + site;
     case FailureKind::Exit: return "target called exit(" + std::to_string(r.exit_code) + ")";

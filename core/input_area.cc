@@ -64,11 +64,24 @@ corpus::Value scalar_from_bits(Type t, std::uint64_t bits) {
   throw std::invalid_argument("unknown value type");
 }
 
-void store_entry(InputAreaHeader& area, const corpus::Entry& entry) {
+namespace {
+
+// The slot capacity the area's memory really allows.
+std::uint64_t real_capacity(const InputAreaHeader& area, std::uint32_t count, std::uint64_t area_size) {
+  if (area_size == kUnboundedArea || count == 0) return area.slot_capacity;
+  if (area_size < kInputDataOffset) return 0;
+  std::uint64_t room = (area_size - kInputDataOffset) / count;
+  return room < area.slot_capacity ? room : area.slot_capacity;
+}
+
+}  // namespace
+
+void store_entry(InputAreaHeader& area, const corpus::Entry& entry, std::uint64_t area_size) {
   if (entry.size() > kMaxValues) {
     throw std::length_error("an entry has at most " + std::to_string(kMaxValues) + " values, got " +
                             std::to_string(entry.size()));
   }
+  std::uint64_t capacity = real_capacity(area, static_cast<std::uint32_t>(entry.size()), area_size);
   area.count = static_cast<std::uint32_t>(entry.size());
   for (std::uint32_t i = 0; i < area.count; ++i) {
     const corpus::Value& v = entry[i];
@@ -86,9 +99,9 @@ void store_entry(InputAreaHeader& area, const corpus::Entry& entry) {
     } else {
       slot.bits = scalar_bits(v);
     }
-    if (len > area.slot_capacity) {
+    if (len > capacity) {
       throw std::length_error("value " + std::to_string(i) + " is " + std::to_string(len) +
-                              " bytes, more than the " + std::to_string(area.slot_capacity) +
+                              " bytes, more than the " + std::to_string(capacity) +
                               " bytes shared memory holds per value");
     }
     slot.len = len;
@@ -96,11 +109,12 @@ void store_entry(InputAreaHeader& area, const corpus::Entry& entry) {
   }
 }
 
-corpus::Entry load_entry(const InputAreaHeader& area) {
+corpus::Entry load_entry(const InputAreaHeader& area, std::uint64_t area_size) {
   if (area.count > kMaxValues) {
     throw std::runtime_error("shared memory holds a corrupt input (" + std::to_string(area.count) +
                              " values)");
   }
+  std::uint64_t capacity = real_capacity(area, area.count, area_size);
   corpus::Entry entry;
   entry.reserve(area.count);
   auto& a = const_cast<InputAreaHeader&>(area);
@@ -111,7 +125,7 @@ corpus::Entry load_entry(const InputAreaHeader& area) {
     }
     auto type = static_cast<Type>(slot.type);
     if (type == Type::Bytes || type == Type::String) {
-      if (slot.len > area.slot_capacity) {
+      if (slot.len > capacity) {
         throw std::runtime_error("shared memory holds a corrupt input (value longer than its slot)");
       }
       const std::uint8_t* p = ShmView::slot_data(a, i);

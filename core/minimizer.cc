@@ -422,11 +422,4 @@ void Minimizer::advance(bool qualified) {
   }
 }
 
-bool smaller_entry(const corpus::Entry& a, const corpus::Entry& b) {
-  std::uint64_t sa = 0, sb = 0;
-  for (const auto& v : a) sa += is_bytes(v) ? bytes_of(v).size() : 0;
-  for (const auto& v : b) sb += is_bytes(v) ? bytes_of(v).size() : 0;
-  return sa < sb;
-}
-
 }  // namespace cfuzz::core

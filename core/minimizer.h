@@ -59,7 +59,4 @@ class Minimizer {
   MinimizerState state_;
 };
 
-// A size measure for "smaller": total bytes of byte values, then the magnitude of numbers.
-bool smaller_entry(const corpus::Entry& a, const corpus::Entry& b);
-
 }  // namespace cfuzz::core

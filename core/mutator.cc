@@ -366,9 +366,8 @@ std::uint64_t mutate_integer(std::uint64_t bits, Type t, Pcg& r, const WordSourc
     case 6:
       return normalize(r.next64(), w, sgn);
     case 7:
-      return normalize(sgn ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(bits))
-                           : byte_swap(bits, w),
-                       w, sgn);
+      // Negation in unsigned arithmetic: defined for the most negative value too.
+      return normalize(sgn ? std::uint64_t{0} - bits : byte_swap(bits, w), w, sgn);
     default: {
       std::uint64_t v;
       if (words != nullptr && words->integer_for(bits & width_mask(w), w, r, &v)) {

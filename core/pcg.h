@@ -37,11 +37,12 @@ class Pcg {
 
   std::uint64_t next64() { return (std::uint64_t{next32()} << 32) | next32(); }
 
-  // Uniform in [0, n) for 0 < n <= 2^32, without modulo bias (Lemire's method).
+  // Uniform in [0, n) for 0 < n <= 2^32, without modulo bias (Lemire's method). Larger n
+  // gives a uniform 32-bit value.
   std::uint32_t below(std::uint64_t n) {
     if (n <= 1) return 0;
-    std::uint32_t bound = static_cast<std::uint32_t>(n);
-    if (n > 0xffffffffULL) bound = 0xffffffffU;
+    if (n > 0xffffffffULL) return next32();  // 2^32 (or more): every 32-bit value
+    auto bound = static_cast<std::uint32_t>(n);
     std::uint64_t m = std::uint64_t{next32()} * bound;
     auto low = static_cast<std::uint32_t>(m);
     if (low < bound) {

@@ -59,6 +59,16 @@ bool shm_header_valid(const void* region, std::uint64_t mapped_size) {
   auto inside = [&](std::uint64_t offset, std::uint64_t size) {
     return offset <= h->total_size && size <= h->total_size - offset;
   };
+  // The areas follow one another after the header, as shm_geometry lays them out; each
+  // input area holds at least its own header.
+  if (h->input_area_size < kInputDataOffset || h->base_offset < sizeof(ShmHeader) ||
+      h->current_offset != h->base_offset + h->input_area_size ||
+      h->best_offset != h->current_offset + h->input_area_size ||
+      h->splice_offset != h->best_offset + h->input_area_size ||
+      h->mask_offset != h->splice_offset + h->input_area_size ||
+      h->snapshot_offset != h->mask_offset + h->counters_capacity) {
+    return false;
+  }
   return inside(h->base_offset, h->input_area_size) &&
          inside(h->current_offset, h->input_area_size) &&
          inside(h->best_offset, h->input_area_size) &&

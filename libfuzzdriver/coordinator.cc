@@ -420,7 +420,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     entry = corpus_.at(job.entry);
   }
   core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), entry.values);
+  core::store_entry(shm.base(), entry.values, w.shm().input_area_size());
   CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
   auto finish = [&] {
@@ -466,9 +466,9 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
     std::memcpy(w.shm().view().mask(), mask_.data(), mask_.size());
   }
   core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), base);
+  core::store_entry(shm.base(), base, w.shm().input_area_size());
   if (job.splice != job.entry) {
-    core::store_entry(shm.splice(), splice);
+    core::store_entry(shm.splice(), splice, w.shm().input_area_size());
   } else {
     shm.splice().count = 0;
   }
@@ -505,7 +505,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
         handle_interesting(w, job.entry);
       } else if (res.status == "failure") {
         core::FailureRecord rec = shm.header().failure;
-        handle_failure(w, rec, core::load_entry(shm.current()), w.output(), nullptr);
+        handle_failure(w, rec, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       }
       return;
     }
@@ -516,7 +516,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
     case CallOutcome::Kind::Died:
     case CallOutcome::Kind::ProtocolError:
       if (r.input_fault && r.exact_input) {
-        handle_failure(w, r.failure, core::load_entry(shm.current()), w.output(), nullptr);
+        handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       } else if (r.input_fault) {
         replay_damaged_call(w, job, base, splice, r);
       } else {

@@ -137,7 +137,7 @@ int distill_corpus(const DistillOptions& o) {
           }
         }
         core::ShmView shm = w.shm().view();
-        core::store_entry(shm.base(), in.values);
+        core::store_entry(shm.base(), in.values, w.shm().input_area_size());
         std::memset(shm.mask(), 0, target.counters);
         CallOutcome r = w.call("exec", core::rpc::ExecParams{}, o.timeout + std::chrono::milliseconds(1000));
         if (r.kind == CallOutcome::Kind::Ok) {

@@ -51,7 +51,7 @@ std::string failure_signature(const core::FailureRecord& r) {
 void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   core::ShmView shm = w.shm().view();
   std::size_t n = mask_.size();
-  corpus::Entry values = core::load_entry(shm.current());
+  corpus::Entry values = core::load_entry(shm.current(), w.shm().input_area_size());
   std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
   std::vector<std::uint8_t> keep(n);
   std::size_t fresh = 0;
@@ -81,7 +81,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       }
       if (!corpus::same_entry(mo.best, values) && w.running()) {
         // The smaller input's own coverage is what joins the mask.
-        core::store_entry(shm.base(), mo.best);
+        core::store_entry(shm.base(), mo.best, w.shm().input_area_size());
         CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
         used += std::max<std::uint64_t>(r.execs, 1);
         if (r.kind == CallOutcome::Kind::Ok) {
@@ -234,9 +234,9 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
     std::lock_guard<std::mutex> lock(mu_);
     std::memcpy(shm.mask(), mask_.data(), mask_.size());
   }
-  core::store_entry(shm.base(), base);
+  core::store_entry(shm.base(), base, w.shm().input_area_size());
   if (job.splice != job.entry) {
-    core::store_entry(shm.splice(), splice);
+    core::store_entry(shm.splice(), splice, w.shm().input_area_size());
   } else {
     shm.splice().count = 0;
   }
@@ -250,7 +250,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   CallOutcome r = w.call("fuzz", params, milliseconds(600000));
   if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
     // Not exact only if the damage escaped the decoy descriptors: report the last input.
-    handle_failure(w, r.failure, core::load_entry(shm.current()), w.output(), nullptr);
+    handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
     return;
   }
   reporter_.warning("worker " + std::to_string(w.index()) + ": " + first.error +

@@ -64,7 +64,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (!ensure_running(w)) return out;
     core::ShmView shm = w.shm().view();
     try {
-      core::store_entry(shm.base(), out.best);
+      core::store_entry(shm.base(), out.best, w.shm().input_area_size());
     } catch (const std::exception& e) {
       spdlog::warn("cannot minimize: {}", e.what());
       return out;
@@ -76,12 +76,12 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     out.execs += r.execs;
     if (r.kind == CallOutcome::Kind::Ok) {
       auto res = r.result.get<rpc::MinimizeResult>();
-      if (res.improved) out.best = core::load_entry(shm.best());
+      if (res.improved) out.best = core::load_entry(shm.best(), w.shm().input_area_size());
       if (res.status == "failure") {
         // Coverage mode: a candidate failed. It is in `current`; the failure in the header.
         out.found_failure = true;
         out.failure = shm.header().failure;
-        out.failing_input = core::load_entry(shm.current());
+        out.failing_input = core::load_entry(shm.current(), w.shm().input_area_size());
         return out;
       }
       if (res.status == "done") {
@@ -107,8 +107,8 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     corpus::Entry candidate;
     corpus::Entry best_so_far;
     try {
-      candidate = core::load_entry(shm.current());
-      best_so_far = core::load_entry(shm.best());
+      candidate = core::load_entry(shm.current(), w.shm().input_area_size());
+      best_so_far = core::load_entry(shm.best(), w.shm().input_area_size());
     } catch (const std::exception& e) {
       spdlog::warn("worker {}: shared memory unreadable after a crash: {}", w.index(), e.what());
       return out;
@@ -151,7 +151,7 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
   Reproduction rep;
   if (!ensure_running(w)) return rep;
   core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), input);
+  core::store_entry(shm.base(), input, w.shm().input_area_size());
   CallOutcome r = w.call("exec", rpc::ExecParams{}, milliseconds(60000));
   rep.output = w.output();
   if (r.kind == CallOutcome::Kind::Ok) {

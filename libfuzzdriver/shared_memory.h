@@ -22,6 +22,9 @@ class SharedMemory {
   core::ShmView view() const { return core::ShmView(base_); }
   core::ShmHeader& header() const { return view().header(); }
   std::uint64_t slot_capacity() const { return geometry_.slot_capacity; }
+  // The size of each input area, from the coordinator's own geometry: what bounds the
+  // values read back from an area, whatever a target may have scribbled in its header.
+  std::uint64_t input_area_size() const { return geometry_.input_area_size; }
 
  private:
   int fd_ = -1;

@@ -57,7 +57,12 @@ constexpr const char* kDamagedChannel =
 class WorkerServer {
  public:
   WorkerServer(detail::TestState& f, core::ShmView shm)
-      : ex_(f), shm_(shm), hdr_(shm.header()), mutator_(kDefaultMaxLen), words_(cmp_table(), base_cmps_) {
+      : ex_(f),
+        shm_(shm),
+        hdr_(shm.header()),
+        area_size_(shm.header().input_area_size),
+        mutator_(kDefaultMaxLen),
+        words_(cmp_table(), base_cmps_) {
     mutator_.set_words(&words_);
     const auto& cov = coverage_registry();
     touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
@@ -167,6 +172,9 @@ class WorkerServer {
   // Checks that an input area holds values of the fuzz function's types.
   void check_area(const core::InputAreaHeader& a, const char* what) const {
     const auto& types = ex_.types();
+    if (a.count != 0 && (a.slot_capacity > area_size_ || core::kInputDataOffset + a.slot_capacity * a.count > area_size_)) {
+      throw std::runtime_error(std::string(what) + " input area is damaged (slots larger than the area)");
+    }
     if (a.count != types.size()) {
       throw std::runtime_error(std::string(what) + " input has " + std::to_string(a.count) +
                                " values, the fuzz function takes " + std::to_string(types.size()));
@@ -403,7 +411,7 @@ class WorkerServer {
     start_call();
     std::uint64_t packed[6];
     std::copy(p.state.begin(), p.state.end(), packed);
-    core::Minimizer m(core::load_entry(shm_.base()), core::MinimizerState::unpack(packed));
+    core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
     if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
     core::copy_input_area(shm_.base(), shm_.best());
     hdr_.minimize.active = 1;
@@ -425,7 +433,7 @@ class WorkerServer {
       auto packed_state = m.state().pack();
       std::copy(packed_state.begin(), packed_state.end(), hdr_.minimize.state);
       hdr_.minimize.candidates = count + 1;
-      core::store_entry(shm_.current(), candidate);
+      core::store_entry(shm_.current(), candidate, area_size_);
       bool fresh = false;
       core::failure_clear(hdr_.failure);
       RunResult r;
@@ -449,7 +457,7 @@ class WorkerServer {
       }
       m.report(qualifies);
       if (qualifies) {
-        core::store_entry(shm_.best(), m.best());
+        core::store_entry(shm_.best(), m.best(), area_size_);
         res.improved = true;
       }
     }
@@ -462,6 +470,7 @@ class WorkerServer {
   Executor ex_;
   core::ShmView shm_;
   core::ShmHeader& hdr_;
+  std::uint64_t area_size_;  // as validated at start-up, before the target ran
   core::Mutator mutator_;
   std::uint64_t mutator_max_len_ = kDefaultMaxLen;
   CmpTable base_cmps_{};

@@ -102,11 +102,9 @@ TEST(FailureRecord, SummaryReadsNaturallyForEachKind) {
   EXPECT_EQ(failure_summary(record(FailureKind::Died, "died", "")), "died");
 }
 
-// BUG (core/failure_record.cc, failure_summary, FailureKind::Exception): the message is
-// appended as ": " + message even when it is empty, which it is for every exception not
-// derived from std::exception (runtime/executor.cc's catch (...) sets only the type). A
-// `throw 42;` is reported as "uncaught exception int: ".
-TEST(FailureRecord, DISABLED_SummaryOfAnExceptionWithoutAMessageEndsWithItsType) {
+// An exception not derived from std::exception has no message (runtime/executor.cc's
+// catch (...) records only the type): `throw 42;` reads "uncaught exception int".
+TEST(FailureRecord, SummaryOfAnExceptionWithoutAMessageEndsWithItsType) {
   EXPECT_EQ(failure_summary(record(FailureKind::Exception, "int", "")), "uncaught exception int");
 }
 

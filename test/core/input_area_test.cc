@@ -70,17 +70,15 @@ TEST(InputArea, LoadRefusesACorruptArea) {
   EXPECT_NO_THROW(load_entry(a.header()));
 }
 
-// BUG (core/input_area.cc, load_entry and store_entry): the bound on a value's length is
-// the area's own `slot_capacity` field, which lives in the same shared memory that the
-// target may scribble on (the threat load_entry's comment names). A scribbled capacity
-// makes load_entry read, and store_entry write, past the real slot and the mapping. The
-// coordinator knows the real capacity (ShmGeometry / ShmHeader::input_area_size); it is
-// not checked. Here an area of 16-byte slots claims 1 MiB slots and a 1000-byte value.
-TEST(InputArea, DISABLED_LoadRefusesAValueLongerThanTheRealSlotEvenIfTheCapacityWasScribbled) {
+// The area's own `slot_capacity` lives in shared memory a target may scribble on; the
+// caller's knowledge of the area's size bounds values too. Here an area of 16-byte slots
+// claims 1 MiB slots and a 1000-byte value.
+TEST(InputArea, LoadRefusesAValueLongerThanTheRealSlotEvenIfTheCapacityWasScribbled) {
   HeapArea a = area_with(Entry{bytes_of("abc")}, 16);
   a.header().slot_capacity = 1 << 20;
   a.header().slots[0].len = 1000;
-  EXPECT_THROW(load_entry(a.header()), std::runtime_error);
+  EXPECT_THROW(load_entry(a.header(), a.size()), std::runtime_error);
+  EXPECT_THROW(store_entry(a.header(), Entry{corpus::Bytes(1000, 1)}, a.size()), std::length_error);
 }
 
 }  // namespace

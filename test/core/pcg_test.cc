@@ -71,11 +71,9 @@ TEST(Pcg, BelowStaysInRange) {
   for (int i = 0; i < 100; ++i) ASSERT_EQ(r.below(1), 0u);
 }
 
-// BUG (core/pcg.h, Pcg::below): documented as uniform in [0, n) for n up to 2^32, but for
-// n = 2^32 the bound is clamped to 2^32 - 1, so 0xffffffff is never returned (and 0 comes
-// twice as often). Here the generator is put in a state whose next 32-bit draw is
-// 0xffffffff; below(2^32) returns 0xfffffffe. Nothing in cfuzz draws below(2^32) today.
-TEST(Pcg, DISABLED_BelowTwoToThe32CanReturnEveryThirtyTwoBitValue) {
+// below(2^32) is every 32-bit value: here the generator is put in a state whose next
+// 32-bit draw is 0xffffffff, which a bound clamped to 2^32 - 1 could not return.
+TEST(Pcg, BelowTwoToThe32CanReturnEveryThirtyTwoBitValue) {
   // Output bits 27..58 of (state ^ state >> 18) all set, rotation 0: the draw is all ones.
   const std::uint64_t all_ones_state = 0x07fffe0000000000ULL;
   Pcg check;

@@ -129,11 +129,9 @@ TEST(ShmLayout, HeaderCheckRejectsEachKindOfDamage) {
   EXPECT_TRUE(shm_header_valid(r.base(), r.size()));
 }
 
-// BUG (core/shm_layout.cc, shm_header_valid): an input area is checked only as the span
-// [offset, offset + input_area_size), which may be shorter than the InputAreaHeader that
-// ShmView reads at that offset. With input_area_size = 0 and base_offset = total_size the
-// header passes, and ShmView::base() then refers to memory past the end of the mapping.
-TEST(ShmLayout, DISABLED_HeaderCheckRejectsInputAreasTooSmallForTheirOwnHeader) {
+// An input area must hold at least its own header: with input_area_size = 0 and
+// base_offset = total_size, ShmView::base() would refer to memory past the end.
+TEST(ShmLayout, HeaderCheckRejectsInputAreasTooSmallForTheirOwnHeader) {
   const ShmGeometry g = shm_geometry(64, 2, 100);
   Region r(g);
   r.header().input_area_size = 0;
