@@ -1,3 +1,4 @@
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
 
 #include <cstdio>
@@ -42,7 +43,7 @@ CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>
   CacheContents c;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return c;
-  for (const auto& path : list_regular_files(dir)) {
+  for (const auto& path : corpus::list_corpus_files(dir)) {
     try {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, types, path.string());

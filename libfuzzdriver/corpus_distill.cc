@@ -1,3 +1,4 @@
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_distill.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ std::vector<std::string> input_files(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
-      for (const auto& f : list_regular_files(p)) files.push_back(f.string());
+      for (const auto& f : corpus::list_corpus_files(p)) files.push_back(f.string());
     } else if (fs::exists(p, ec)) {
       files.push_back(p);
     } else {

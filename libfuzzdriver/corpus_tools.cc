@@ -1,3 +1,4 @@
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_tools.h"
 
 #include <bit>
@@ -224,7 +225,7 @@ std::vector<std::filesystem::path> expand_corpus_paths(
   for (const auto& p : paths) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) {
-      for (auto& f : list_regular_files(p)) files.push_back(std::move(f));
+      for (auto& f : corpus::list_corpus_files(p)) files.push_back(std::move(f));
     } else {
       files.push_back(p);
     }

@@ -1,5 +1,7 @@
 #include "libfuzzdriver/file_io.h"
 
+#include "corpus_format/corpus_dir.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,7 +15,6 @@ namespace cfuzz::driver {
 
 namespace {
 
-constexpr std::string_view kTempMarker = ".cfuzz-tmp-";
 
 std::string describe_errno(int err) {
   return std::strerror(err);
@@ -85,17 +86,13 @@ std::string read_file_bytes(const std::filesystem::path& path) {
   return data;
 }
 
-bool is_temporary_file_name(std::string_view name) {
-  return !name.empty() && name[0] == '.' && name.find(kTempMarker) != std::string_view::npos;
-}
-
 void write_file_atomic(const std::filesystem::path& path, std::string_view data) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::filesystem::path temp;
   int fd_value = -1;
   // O_EXCL on a fresh random name: never clobbers another writer's temporary file.
   for (int attempt = 0; attempt < 100 && fd_value < 0; ++attempt) {
-    temp = dir / ("." + path.filename().string() + std::string(kTempMarker) + random_suffix());
+    temp = dir / ("." + path.filename().string() + std::string(corpus::kTempFileMarker) + random_suffix());
     fd_value = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd_value < 0 && errno != EEXIST) fail("write", path, errno);
   }
@@ -125,20 +122,6 @@ void make_directories(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir, ec)) {
     throw FileError("cannot use " + dir.string() + " as a directory: it is not one");
   }
-}
-
-std::vector<std::filesystem::path> list_regular_files(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::directory_iterator it(dir, ec);
-  if (ec) throw FileError("cannot list directory " + dir.string() + ": " + ec.message());
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : it) {
-    if (is_temporary_file_name(entry.path().filename().string())) continue;
-    std::error_code type_ec;
-    if (entry.is_regular_file(type_ec)) files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 }  // namespace cfuzz::driver

@@ -28,12 +28,7 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
 // Creates `dir` and its parents when missing; an error if it exists as something else.
 void make_directories(const std::filesystem::path& dir);
 
-// The regular files directly inside `dir` (symbolic links to regular files included,
-// sub-directories ignored), sorted by name. Temporary files left by an interrupted
-// write_file_atomic are skipped.
-std::vector<std::filesystem::path> list_regular_files(const std::filesystem::path& dir);
-
-// True for the names write_file_atomic gives its temporary files.
-bool is_temporary_file_name(std::string_view file_name);
+// (The files of a corpus directory, without write_file_atomic's temporary files, are
+// corpus::list_corpus_files in corpus_format/corpus_dir.h.)
 
 }  // namespace cfuzz::driver

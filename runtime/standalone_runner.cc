@@ -9,6 +9,7 @@
 
 #include "core/shm_layout.h"
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
 #include "runtime/registry.h"
@@ -45,14 +46,12 @@ struct NamedInput {
 std::vector<NamedInput> load_corpus_files(const std::string& dir,
                                           const std::vector<corpus::Type>& types) {
   std::vector<NamedInput> inputs;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return inputs;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file(ec)) files.push_back(e.path());
+  try {
+    files = corpus::list_corpus_files(dir);
+  } catch (const corpus::CorpusError& e) {
+    throw SetupError{e.what()};
   }
-  if (ec) throw SetupError{"cannot list " + dir + ": " + ec.message()};
-  std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     try {
       corpus::Entry entry = corpus::read_file(path.string());
@@ -240,6 +239,9 @@ int run_seeds(const StandaloneOptions& o) {
   } else {
     std::printf("PASS\nok  \t%s\t%s\n", o.program.c_str(), took.c_str());
   }
+  // Out before anything that runs at exit (LeakSanitizer's check ends the process with
+  // _exit, and stdout may be a pipe) can lose it.
+  std::fflush(stdout);
   return any_failed ? 1 : 0;
 }
 

@@ -1,4 +1,5 @@
 // The library behind `cfuzz corpus`: file I/O, content names, conversion, show and fmt.
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_tools.h"
 
 #include <algorithm>
@@ -82,7 +83,7 @@ TEST(FileIo, ListRegularFilesIsSortedFlatAndSkipsTemporaries) {
   write_file(dir.path() / ".a.cfuzz-tmp-123456", "half written");
   fs::create_directory(dir.path() / "sub");
   write_file(dir.path() / "sub" / "c", "");
-  const auto files = list_regular_files(dir.path());
+  const auto files = corpus::list_corpus_files(dir.path());
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(files[0].filename(), "a");
   EXPECT_EQ(files[1].filename(), "b");
