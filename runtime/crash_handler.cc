@@ -289,7 +289,9 @@ void on_deadly_signal(int sig, siginfo_t* info, void* ucontext) {
     }
   }
   announce(*r);
-  // Die of the same signal, so that the exit status says what happened.
+  // A seed run fails with exit status 1, as a failing seed does. A worker dies of the same
+  // signal, so that the coordinator sees what happened.
+  if (!execution_state().worker) syscall(SYS_exit_group, 1);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -317,8 +319,10 @@ void on_sanitizer_death() {
                     ? reinterpret_cast<std::uintptr_t>(__asan_get_report_pc())
                     : 0;
       if (pc != 0) {
+        // The report's pc is a return address (into the instrumented access's call of
+        // the report function): one byte back is the access itself.
         Text s{r->site, sizeof r->site};
-        add_frame(s, pc);
+        add_frame(s, pc - 1);
       } else {
         // A deadly signal reported by ASan: its frames sit above the signal trampoline.
         describe_site_from_backtrace(*r);

@@ -6,40 +6,35 @@
 
 extern "C" {
 void __asan_poison_memory_region(void const volatile* addr, std::size_t size) __attribute__((weak));
-void __asan_unpoison_memory_region(void const volatile* addr, std::size_t size) __attribute__((weak));
 }
 
 namespace cfuzz::runtime {
 
 namespace {
 
-bool asan_present() { return __asan_poison_memory_region != nullptr; }
+// Under AddressSanitizer every value gets an allocation of exactly its size, as libFuzzer
+// gives every input: reading one byte too far is then a heap-buffer-overflow in the report,
+// which says what happened better than anything else could. (Only when the size changes:
+// the same size reuses the allocation.) Without it, buffers grow and are reused.
+bool exact_allocations() { return __asan_poison_memory_region != nullptr; }
 
 }  // namespace
 
 InputBuffers::InputBuffers() : buffers_(core::kMaxValues) {}
 
-InputBuffers::~InputBuffers() {
-  if (!asan_present()) return;
-  for (Buffer& b : buffers_) {
-    if (b.bytes != nullptr) __asan_unpoison_memory_region(b.bytes.get(), b.capacity);
-  }
-}
+InputBuffers::~InputBuffers() = default;
 
 const std::uint8_t* InputBuffers::fill(std::size_t slot, const std::uint8_t* data, std::size_t n) {
   Buffer& b = buffers_[slot];
-  if (n > b.capacity || b.bytes == nullptr) {
-    if (b.bytes != nullptr && asan_present()) __asan_unpoison_memory_region(b.bytes.get(), b.capacity);
+  if (exact_allocations()) {
+    if (b.bytes == nullptr || b.capacity != n) {
+      b.bytes.reset(new std::uint8_t[n]);
+      b.capacity = n;
+    }
+  } else if (b.bytes == nullptr || n > b.capacity) {
     std::size_t cap = n < 64 ? 64 : n + n / 2;
     b.bytes.reset(new std::uint8_t[cap]);
     b.capacity = cap;
-    b.poisoned_from = cap;
-  }
-  if (asan_present() && n != b.poisoned_from) {
-    // Unpoison what this input needs, poison everything after it.
-    if (n > b.poisoned_from) __asan_unpoison_memory_region(b.bytes.get() + b.poisoned_from, n - b.poisoned_from);
-    if (n < b.capacity) __asan_poison_memory_region(b.bytes.get() + n, b.capacity - n);
-    b.poisoned_from = n;
   }
   if (n != 0) std::memcpy(b.bytes.get(), data, n);
   return b.bytes.get();

@@ -2,9 +2,8 @@
 //
 // The fuzz function never gets a pointer into shared memory (what it writes there would
 // change the recorded input). Each byte value is copied into a buffer of its own, reused
-// from input to input; under AddressSanitizer the bytes past the value's end are poisoned,
-// so reading one byte too far is reported as libFuzzer reports it (libFuzzer copies every
-// input into an exact-size allocation instead).
+// from input to input; under AddressSanitizer the buffer has exactly the value's size, so
+// reading one byte too far is reported as a heap-buffer-overflow, as libFuzzer reports it.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +27,6 @@ class InputBuffers {
   struct Buffer {
     std::unique_ptr<std::uint8_t[]> bytes;
     std::size_t capacity = 0;
-    std::size_t poisoned_from = 0;  // start of the poisoned tail
   };
   std::vector<Buffer> buffers_;
 };

@@ -6,7 +6,7 @@ namespace cfuzz::runtime {
 
 std::unique_ptr<detail::TestState> run_test_body(const RegisteredTest& test) {
   auto state = std::make_unique<detail::TestState>(test.name, /*is_input=*/false);
-  F f(state.get());
+  F& f = state->f();
   std::string file = test.file;
   if (auto slash = file.rfind('/'); slash != std::string::npos) file.erase(0, slash + 1);
   std::string where = test.line > 0 ? file + ":" + std::to_string(test.line) : file;

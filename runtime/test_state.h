@@ -43,7 +43,14 @@ struct FuzzFunction {
 // records the function; what happens next is the caller's business.
 class TestState {
  public:
-  TestState(std::string test_name, bool is_input) : test_name_(std::move(test_name)), is_input_(is_input) {}
+  TestState(std::string test_name, bool is_input)
+      : test_name_(std::move(test_name)), is_input_(is_input), f_(this) {}
+  TestState(const TestState&) = delete;
+  TestState& operator=(const TestState&) = delete;
+
+  // The F handed to the test body. It lives as long as the state, so that a fuzz function
+  // that captured it by reference can still use it (and be told to use T instead).
+  F& f() { return f_; }
 
   const std::string& test_name() const { return test_name_; }
   std::string full_name() const;
@@ -93,6 +100,7 @@ class TestState {
   std::vector<Seed> seeds_;
   std::optional<FuzzFunction> fn_;
   bool fuzz_called_ = false;
+  F f_;
 };
 
 // The input whose fuzz function is running now, if any: F's methods called from inside
