@@ -1,4 +1,4 @@
-# cfuzz_add_fuzz_test(<name> SOURCES <file>... [SANITIZE address,undefined|none|thread|<list>]
+# cfuzz_add_fuzz_test(<name> [SOURCES] <file>... [SANITIZE address,undefined|none|thread|<list>]
 #                     [LINK_LIBRARIES <lib>...] [NO_CTEST])
 #
 # Builds a fuzz target: the sources compiled with SanitizerCoverage instrumentation
@@ -7,28 +7,55 @@
 # finds testdata/fuzz/<FuzzName>/ wherever it runs from. Unless NO_CTEST is given, the
 # seed run (./<name>, like `go test`) is registered with ctest.
 #
+# Libraries the fuzz test exercises are instrumented with cfuzz_instrument(<target>), with
+# the same SANITIZE choice, so that their code guides fuzzing too.
+#
 # Fuzz it with: cfuzz run $<TARGET_FILE:name>   (CFUZZ_EXECUTABLE holds cfuzz's path).
 # Needs clang: SanitizerCoverage's options are clang's.
-function(cfuzz_add_fuzz_test name)
-  cmake_parse_arguments(ARG "NO_CTEST" "SANITIZE" "SOURCES;LINK_LIBRARIES" ${ARGN})
-  if(NOT ARG_SOURCES)
-    message(FATAL_ERROR "cfuzz_add_fuzz_test(${name}): no SOURCES given")
+
+function(_cfuzz_flags out sanitize)
+  set(flags -fsanitize=fuzzer-no-link)
+  if(NOT sanitize STREQUAL "none" AND NOT sanitize STREQUAL "")
+    list(APPEND flags "-fsanitize=${sanitize}")
   endif()
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+
+function(_cfuzz_require_clang what)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    message(FATAL_ERROR "cfuzz_add_fuzz_test(${name}) needs clang (SanitizerCoverage); "
+    message(FATAL_ERROR "${what} needs clang (SanitizerCoverage); "
                         "configure with -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang")
   endif()
+endfunction()
+
+# cfuzz_instrument(<target> [SANITIZE <list>]): compile an existing library target with
+# coverage instrumentation (and sanitizers) for fuzzing.
+function(cfuzz_instrument target)
+  cmake_parse_arguments(ARG "" "SANITIZE" "" ${ARGN})
+  _cfuzz_require_clang("cfuzz_instrument(${target})")
   if(NOT DEFINED ARG_SANITIZE)
     set(ARG_SANITIZE "address,undefined")
   endif()
-  set(flags -fsanitize=fuzzer-no-link)
-  if(NOT ARG_SANITIZE STREQUAL "none" AND NOT ARG_SANITIZE STREQUAL "")
-    list(APPEND flags "-fsanitize=${ARG_SANITIZE}")
-  endif()
+  _cfuzz_flags(flags "${ARG_SANITIZE}")
+  target_compile_options(${target} PRIVATE ${flags})
+endfunction()
 
-  set(srcdir_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_cfuzz_srcdir.c")
+function(cfuzz_add_fuzz_test name)
+  cmake_parse_arguments(ARG "NO_CTEST" "SANITIZE" "SOURCES;LINK_LIBRARIES" ${ARGN})
+  list(APPEND ARG_SOURCES ${ARG_UNPARSED_ARGUMENTS})  # the SOURCES keyword is optional
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "cfuzz_add_fuzz_test(${name}): no sources given")
+  endif()
+  _cfuzz_require_clang("cfuzz_add_fuzz_test(${name})")
+  if(NOT DEFINED ARG_SANITIZE)
+    set(ARG_SANITIZE "address,undefined")
+  endif()
+  _cfuzz_flags(flags "${ARG_SANITIZE}")
+
+  # C++, not C: a project may not enable C at all (project(x LANGUAGES CXX)).
+  set(srcdir_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_cfuzz_srcdir.cc")
   file(WRITE "${srcdir_file}.in"
-       "const char* cfuzz_source_directory(void) { return \"${CMAKE_CURRENT_SOURCE_DIR}\"; }\n")
+       "extern \"C\" const char* cfuzz_source_directory(void) { return \"${CMAKE_CURRENT_SOURCE_DIR}\"; }\n")
   configure_file("${srcdir_file}.in" "${srcdir_file}" COPYONLY)
 
   add_executable(${name} ${ARG_SOURCES} "${srcdir_file}")
