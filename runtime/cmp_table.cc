@@ -14,7 +14,7 @@ void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len,
   if (!enabled_ || a_len == 0 || b_len == 0) return;
   if (a_len > kMaxBytes) a_len = kMaxBytes;
   if (b_len > kMaxBytes) b_len = kMaxBytes;
-  std::size_t i = slot(pc, kByteSlots);
+  std::size_t i = slot(site(pc), kByteSlots);
   ByteCmp& s = bytes_[i];
   recent_bytes_[recent_byte_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   std::memcpy(s.a, a, a_len);

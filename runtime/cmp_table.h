@@ -11,6 +11,10 @@
 
 namespace cfuzz::runtime {
 
+class CmpTable;
+// Zero-initialized storage: comparisons can happen in static constructors of the target.
+CmpTable& cmp_table();
+
 class CmpTable {
  public:
   static constexpr std::size_t kIntSlots = 1024;
@@ -31,8 +35,8 @@ class CmpTable {
   bool enabled() const { return enabled_; }
 
   void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
-    if (!enabled_ || a == b) return;
-    std::size_t i = slot(pc ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots);
+    if (!enabled_ || a == b || (width == 8 && !is_const && looks_like_address(a) && looks_like_address(b))) return;
+    std::size_t i = slot(site(pc) ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots);
     IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;
@@ -57,6 +61,12 @@ class CmpTable {
   const ByteCmp& recent_byte(std::size_t k) const { return bytes_[recent_bytes_[k]]; }
 
  private:
+  // Address space randomization moves code and data from run to run; for a --seed run to be
+  // repeatable, neither may steer mutation. Sites are hashed by their offset from the
+  // runtime's own code (linked into the executable), and comparisons of two pointers,
+  // whose operands are addresses that mean nothing in an input, are not recorded.
+  static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
+  static bool looks_like_address(std::uint64_t v) { return v >= (std::uint64_t{1} << 40) && v < (std::uint64_t{1} << 48); }
   static std::size_t slot(std::uint64_t h, std::size_t n) {
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;
@@ -72,8 +82,5 @@ class CmpTable {
   std::size_t recent_int_count_;
   std::size_t recent_byte_count_;
 };
-
-// Zero-initialized storage: comparisons can happen in static constructors of the target.
-CmpTable& cmp_table();
 
 }  // namespace cfuzz::runtime

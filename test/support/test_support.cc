@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,6 +154,35 @@ std::vector<fs::path> files_in(const fs::path& dir) {
   return files;
 }
 
+namespace {
+
+// Workers that outlive their coordinator are re-parented to the nearest subreaper: making the
+// test process one keeps them its descendants, so that a leak check sees only this test's
+// processes even while other tests run the same target binary beside it.
+const bool kIsSubreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+
+// Parent pid and state letter from /proc/<pid>/stat ("pid (comm) S ppid ...").
+bool read_stat(const fs::path& proc_dir, pid_t& ppid, char& state) {
+  std::string stat = read_file(proc_dir / "stat");
+  auto close_paren = stat.rfind(')');
+  if (close_paren == std::string::npos || close_paren + 4 >= stat.size()) return false;
+  std::istringstream rest(stat.substr(close_paren + 2));
+  return static_cast<bool>(rest >> state >> ppid);
+}
+
+bool is_descendant_of_this_process(pid_t pid) {
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    pid_t ppid = 0;
+    char state = 0;
+    if (!read_stat(fs::path("/proc") / std::to_string(pid), ppid, state)) return false;
+    if (ppid == getpid()) return true;
+    pid = ppid;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<pid_t> processes_running(const std::string& exe) {
   std::vector<pid_t> pids;
   std::error_code ec;
@@ -163,11 +193,13 @@ std::vector<pid_t> processes_running(const std::string& exe) {
     std::error_code ec2;
     fs::path link = fs::read_symlink(e.path() / "exe", ec2);
     if (ec2 || link.string() != want) continue;
-    // Zombies (exited, not yet reaped by a parent that is itself going away) do not count.
-    std::string stat = read_file(e.path() / "stat");
-    auto close_paren = stat.rfind(')');
-    if (close_paren != std::string::npos && close_paren + 2 < stat.size() && stat[close_paren + 2] == 'Z') continue;
-    pids.push_back(static_cast<pid_t>(std::stoi(name)));
+    // Zombies (exited, not yet reaped) do not count.
+    pid_t ppid = 0;
+    char state = 0;
+    if (!read_stat(e.path(), ppid, state) || state == 'Z') continue;
+    auto pid = static_cast<pid_t>(std::stoi(name));
+    if (kIsSubreaper && !is_descendant_of_this_process(pid)) continue;
+    pids.push_back(pid);
   }
   return pids;
 }

@@ -69,7 +69,8 @@ std::string read_file(const std::filesystem::path& p);
 void write_file(const std::filesystem::path& p, const std::string& data);
 std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir);
 
-// Processes (other than zombies) whose executable is `exe`.
+// Processes (other than zombies) whose executable is `exe` and that this test process
+// started, directly or not (orphans included: the test process is their subreaper).
 std::vector<pid_t> processes_running(const std::string& exe);
 
 // The text after `prefix` up to the end of that line, in `text`; empty if absent.
