@@ -15,7 +15,6 @@ std::string_view failure_kind_name(FailureKind k) {
     case FailureKind::Timeout: return "timeout";
     case FailureKind::OutOfMemory: return "out-of-memory";
     case FailureKind::RpcCorrupted: return "rpc-corrupted";
-    case FailureKind::Died: return "died";
   }
   return "unknown";
 }
@@ -78,8 +77,7 @@ std::string failure_summary(const FailureRecord& r, bool with_site) {
     case FailureKind::Exit: return "target called exit(" + std::to_string(r.exit_code) + ")";
     case FailureKind::Timeout:
     case FailureKind::OutOfMemory:
-    case FailureKind::RpcCorrupted:
-    case FailureKind::Died: return message.empty() ? std::string(r.detail) : message;
+    case FailureKind::RpcCorrupted: return message.empty() ? std::string(r.detail) : message;
   }
   return message;
 }

@@ -23,8 +23,6 @@ enum class FailureKind : std::uint32_t {
   Timeout,       // one input ran longer than --timeout (seen by the coordinator)
   OutOfMemory,   // the worker's RSS went past --rss-limit-mb (seen by the coordinator)
   RpcCorrupted,  // the target closed, replaced or wrote to the RPC descriptors
-  Died,          // the worker died while executing, with no record (e.g. killed by a signal
-                 // the runtime could not catch)
 };
 
 std::string_view failure_kind_name(FailureKind k);

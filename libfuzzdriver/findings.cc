@@ -72,6 +72,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       MinimizeLimits limits;
       limits.deadline = Clock::now() + kInterestingMinimizeTime;
       limits.execs = granted - 1;  // one left to measure the result
+      limits.cancelled = [this] { return interrupted_.load(); };
       MinimizeOutcome mo = minimize_coverage(w, values, keep, limits);
       std::uint64_t used = mo.execs;
       if (mo.found_failure) {
@@ -110,11 +111,13 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   e.origin = Origin::Found;
   std::size_t added;
   std::uint64_t execs;
+  std::vector<std::uint32_t> features = Corpus::features_of(snapshot.data(), n);
   {
     std::lock_guard<std::mutex> lock(mu_);
     added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
     if (added == 0) return;
     if (!corpus_.add(e)) return;
+    corpus_.set_features(corpus_.size() - 1, features);
     corpus_.at(parent).found++;
     new_interesting_++;
     execs = execs_done_;
@@ -177,10 +180,12 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
 
   corpus::Entry best = input;
   if (!opts_.minimize_time.is_zero()) {
-    reporter_.minimizing(Clock::now() - start_, corpus::encode(input).size());
+    reporter_.minimizing(Clock::now() - start_, core::entry_size(input));
     MinimizeLimits limits;
     if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
     if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
+    // An interrupt ends minimization: the smallest input so far is what gets saved.
+    limits.cancelled = [this] { return interrupted_.load(); };
     std::uint64_t granted = 0;
     if (opts_.fuzztime.count) {
       granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
@@ -196,12 +201,14 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   }
 
   // One clean run of the final input in a fresh worker: the report shows its output alone.
+  // (Not after an interrupt: the user wants out, and the input is saved either way.)
   if (w.running()) w.stop();
-  Reproduction rep = reproduce(w, best);
+  Reproduction rep;
+  if (!interrupted_.load()) rep = reproduce(w, best);
   if (rep.ran && core::same_failure(rep.failure, failure)) {
     r.failure = rep.failure;
     r.output = rep.output;
-  } else if (!corpus::same_entry(best, input)) {
+  } else if (!interrupted_.load() && !corpus::same_entry(best, input)) {
     spdlog::warn("the minimized input did not fail again; saving the original");
     best = input;
   }

@@ -1,3 +1,4 @@
+#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/minimize_driver.h"
 
 #include <cstring>
@@ -159,7 +160,7 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
     auto res = r.result.get<rpc::ExecResult>();
     if (res.status == "failure") {
       rep.failure = shm.header().failure;
-      refine_sanitizer_detail(rep.failure, rep.output);
+      refine_from_sanitizer_report(rep.failure, rep.output);
     }
     return rep;
   }

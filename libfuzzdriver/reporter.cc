@@ -46,7 +46,8 @@ void Reporter::fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t t
          "\n");
   } else {
     emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(total) +
-         "/" + std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) + " workers\n");
+         "/" + std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) +
+         (workers == 1 ? " worker\n" : " workers\n"));
   }
 }
 
@@ -75,8 +76,8 @@ void Reporter::minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes)
   if (json_) {
     emit(json{{"event", "minimizing"}, {"elapsed", seconds(elapsed)}, {"bytes", bytes}}.dump() + "\n");
   } else {
-    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", minimizing " + std::to_string(bytes) +
-         "-byte failing input file\n");
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", minimizing a failing input of " + std::to_string(bytes) +
+         " bytes\n");
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/shm_layout.h"
 #include "libfuzzdriver/budget.h"
+#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/target_info.h"
 
 namespace cfuzz::driver {
@@ -294,38 +295,20 @@ CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& wh
             rec.signal = sig;
           }
         }
+      } else if (WIFEXITED(status) && WEXITSTATUS(status) == rpc::kWorkerExitInternal) {
+        // The worker gave up and said why on its last line.
+        std::string why_line = output_;
+        while (!why_line.empty() && why_line.back() == '\n') why_line.pop_back();
+        if (auto nl = why_line.rfind('\n'); nl != std::string::npos) why_line.erase(0, nl + 1);
+        out.error = "worker failed: " + (why_line.empty() ? describe_status(status) : why_line);
       } else {
         out.error = "worker died outside the fuzz function: " + describe_status(status);
       }
       break;
   }
-  if (out.input_fault) refine_sanitizer_detail(rec, output_);
+  if (out.input_fault) refine_from_sanitizer_report(rec, output_);
   out.failure = rec;
   return out;
-}
-
-void refine_sanitizer_detail(core::FailureRecord& r, const std::string& output) {
-  if (r.kind != static_cast<std::uint32_t>(core::FailureKind::Sanitizer) ||
-      std::strcmp(r.detail, "sanitizer") != 0) {
-    return;
-  }
-  // "WARNING: ThreadSanitizer: data race (pid=...)" / "ERROR: LeakSanitizer: detected ..."
-  for (const char* marker : {"WARNING: ", "ERROR: "}) {
-    std::size_t at = 0;
-    while ((at = output.find(marker, at)) != std::string::npos) {
-      std::size_t begin = at + std::strlen(marker);
-      std::size_t end = output.find('\n', begin);
-      std::string line = output.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-      if (line.find("Sanitizer: ") != std::string::npos) {
-        for (const char* cut : {" (pid=", " on ", " in "}) {
-          if (auto c = line.find(cut); c != std::string::npos) line.resize(c);
-        }
-        core::failure_set(r.detail, line);
-        return;
-      }
-      at = begin;
-    }
-  }
 }
 
 }  // namespace cfuzz::driver

@@ -102,8 +102,4 @@ class Worker {
 // The target's output keeps only its last part (sanitizer reports end with what matters).
 inline constexpr std::size_t kMaxCapturedOutput = 256 * 1024;
 
-// Refines a sanitizer failure the runtime could only call "sanitizer" (ThreadSanitizer,
-// LeakSanitizer...) from the report's first line in the output.
-void refine_sanitizer_detail(core::FailureRecord& r, const std::string& output);
-
 }  // namespace cfuzz::driver
