@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -261,6 +262,54 @@ bool splice_tail(ByteContext& c) {
   return true;
 }
 
+// Numbers written in ASCII (text formats: JSON, configs, command lines): one of them
+// changed as a number, not as bytes: +1, -1, negated, doubled, halved, replaced, or given a
+// fraction or an exponent (libFuzzer's ChangeASCIIInteger, and more for floats).
+bool ascii_number(ByteContext& c) {
+  auto digit = [&](std::uint64_t i) { return c.d[i] >= '0' && c.d[i] <= '9'; };
+  // Pick one of the digit runs, starting from a random place.
+  std::uint64_t start = c.r.below(c.n + 1), begin = c.n;
+  for (std::uint64_t k = 0; k < c.n; ++k) {
+    std::uint64_t i = (start + k) % c.n;
+    if (digit(i) && (i == 0 || !digit(i - 1))) {
+      begin = i;
+      break;
+    }
+  }
+  if (begin == c.n) return false;
+  std::uint64_t end = begin;
+  while (end < c.n && digit(end) && end - begin < 18) ++end;
+  if (begin > 0 && c.d[begin - 1] == '-') --begin;
+  bool negative = c.d[begin] == '-';
+  std::int64_t v = 0;
+  for (std::uint64_t i = negative ? begin + 1 : begin; i < end; ++i) v = v * 10 + (c.d[i] - '0');
+  if (negative) v = -v;
+  char text[48];
+  int len;
+  switch (c.r.below(8)) {
+    case 0: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) + 1); break;
+    case 1: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) - 1); break;
+    case 2: len = std::snprintf(text, sizeof text, "%lld", -static_cast<long long>(v)); break;
+    case 3: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) * 2); break;
+    case 4: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) / 2); break;
+    case 5: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(c.r.next64() >> c.r.below(64))); break;
+    case 6:
+      len = std::snprintf(text, sizeof text, "%s%lld.%u", c.r.coin() ? "-" : "", static_cast<long long>(v < 0 ? -v : v),
+                          c.r.below(10));
+      break;
+    default:
+      len = std::snprintf(text, sizeof text, "%llde%s%u", static_cast<long long>(v), c.r.coin() ? "-" : "",
+                          c.r.below(400));
+      break;
+  }
+  std::uint64_t old_len = end - begin, new_len = static_cast<std::uint64_t>(len);
+  if (c.n - old_len + new_len > c.cap) return false;
+  std::memmove(c.d + begin + new_len, c.d + end, c.n - end);
+  std::memcpy(c.d + begin, text, new_len);
+  c.n = c.n - old_len + new_len;
+  return true;
+}
+
 bool word_insert(ByteContext& c) {
   if (c.words == nullptr) return false;
   std::string_view w = c.words->pick_word(c.r);
@@ -303,6 +352,7 @@ constexpr ByteOp kByteOps[] = {
     insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
     splice_insert,       splice_overwrite,      splice_tail,
     word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
+    ascii_number,
 };
 
 int type_width(Type t) {

@@ -23,8 +23,8 @@ inline constexpr int kProtocolVersion = 1;
 inline constexpr int kRequestFd = 3;
 inline constexpr int kResponseFd = 4;
 inline constexpr int kShmFd = 5;
-// Worker exit codes the coordinator tells apart from the target's own exits (the target
-// exits while an input is executing; these happen only between executions).
+// Exit codes of a worker that gives up between executions (the target's own exits happen
+// while an input is executing, which the coordinator sees in shared memory).
 inline constexpr int kWorkerExitInternal = 70;  // as Go's: setup or protocol failure
 inline constexpr int kWorkerExitRpcLost = 71;   // the target broke the RPC descriptors
 // A message longer than this is a protocol error, not a reason to buffer forever.
@@ -70,8 +70,9 @@ struct FuzzResult {
   std::string status;  // "ok", "interesting" or "failure"
   std::uint64_t execs = 0;
   std::uint64_t duration_ns = 0;
-  // For "interesting": new coverage bits, and how long that one execution took.
+  // For "interesting": new coverage bits.
   std::uint64_t new_bits = 0;
+  // The mean time of one execution in this call.
   std::uint64_t exec_ns = 0;
   // Constants the target compared with during this call that were not in the dictionary
   // (hex), for the coordinator's automatic dictionary.

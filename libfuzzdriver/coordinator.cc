@@ -1,3 +1,5 @@
+#include "corpus_format/corpus_dir.h"
+#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/coordinator.h"
 
 #include <signal.h>
@@ -101,7 +103,7 @@ void Coordinator::load_corpus() {
   std::string testdata = target_.srcdir + "/testdata/fuzz/" + test_.name;
   std::error_code ec;
   if (std::filesystem::is_directory(testdata, ec)) {
-    for (const auto& path : list_regular_files(testdata)) {
+    for (const auto& path : corpus::list_corpus_files(testdata)) {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, test_.types, path.string());
       add(path.filename().string(), Origin::Testdata, std::move(e));
@@ -200,6 +202,7 @@ void Coordinator::supervise() {
     timespec tick{0, 50 * 1000 * 1000};
     int sig = sigtimedwait(&stop_signals, nullptr, &tick);
     if (sig == SIGINT || sig == SIGTERM) {
+      interrupted_ = true;
       if (++interrupts > 1) {
         for (auto& w : workers_) w->kill();  // a second interrupt: no more waiting
       }
@@ -433,14 +436,16 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     auto res = r.result.get<rpc::ExecResult>();
     if (res.status == "failure") {
       core::FailureRecord rec = shm.header().failure;
-      refine_sanitizer_detail(rec, w.output());
+      refine_from_sanitizer_report(rec, w.output());
       finish();
       handle_failure(w, rec, entry.values, w.output(), as_seed);
       return;
     }
     {
+      std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
       std::lock_guard<std::mutex> lock(mu_);
       core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
+      corpus_.set_features(job.entry, features);
     }
     finish();
     return;

@@ -114,6 +114,7 @@ class Coordinator {
   std::vector<std::thread> threads_;
   std::unique_ptr<std::atomic<bool>[]> in_fuzz_call_;
   std::atomic<int> running_threads_{0};
+  std::atomic<bool> interrupted_{false};  // SIGINT or SIGTERM: minimizations stop early too
 };
 
 }  // namespace cfuzz::driver

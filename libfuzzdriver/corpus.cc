@@ -17,6 +17,34 @@ bool Corpus::add(CorpusEntry entry) {
   return true;
 }
 
+std::vector<std::uint32_t> Corpus::features_of(const std::uint8_t* snapshot, std::size_t n) {
+  std::vector<std::uint32_t> features;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (unsigned bit = 0, v = snapshot[i]; v != 0; ++bit, v >>= 1) {
+      if ((v & 1) != 0) features.push_back(static_cast<std::uint32_t>(i * 8 + bit));
+    }
+  }
+  return features;
+}
+
+void Corpus::set_features(std::size_t i, const std::vector<std::uint32_t>& features) {
+  for (std::uint32_t f : features) {
+    auto [it, inserted] = owner_.try_emplace(f, i);
+    if (inserted) {
+      ++entries_[i].owned;
+      continue;
+    }
+    std::size_t& owner = it->second;
+    if (owner == i) continue;
+    const CorpusEntry& cur = entries_[owner];
+    if (entries_[i].size < cur.size) {
+      --entries_[owner].owned;
+      owner = i;
+      ++entries_[i].owned;
+    }
+  }
+}
+
 std::size_t Corpus::pick(core::Pcg& rng) {
   if (entries_.size() <= 1) return 0;
   // New entries first, oldest first: what just found coverage is next to the coverage not
@@ -28,10 +56,17 @@ std::size_t Corpus::pick(core::Pcg& rng) {
     }
   }
   first_unfuzzed_ = entries_.size();
+  // Nine times in ten, among the favored entries only (when there are any).
+  bool favored_only = rng.below(10) != 0 && std::any_of(entries_.begin(), entries_.end(),
+                                                          [](const CorpusEntry& e) { return e.owned > 0; });
   double total = 0;
   std::vector<double> weights(entries_.size());
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const CorpusEntry& e = entries_[i];
+    if (favored_only && e.owned == 0) {
+      weights[i] = 0;
+      continue;
+    }
     double freshness = 1.0 / (1.0 + static_cast<double>(e.fuzz_calls) / 8.0);
     double success = 1.0 + 2.0 * static_cast<double>(std::min<std::uint64_t>(e.found, 8));
     double smallness = 1.0 / (1.0 + std::log2(1.0 + static_cast<double>(e.size) / 64.0));

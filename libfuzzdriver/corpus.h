@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/pcg.h"
@@ -26,6 +27,7 @@ struct CorpusEntry {
   std::uint64_t size = 0;       // bytes of its byte values
   std::uint64_t fuzz_calls = 0; // times it was picked
   std::uint64_t found = 0;      // entries found while fuzzing it
+  std::uint32_t owned = 0;      // features for which it is the smallest entry ("favored")
 };
 
 class Corpus {
@@ -37,17 +39,25 @@ class Corpus {
   CorpusEntry& at(std::size_t i) { return entries_[i]; }
   const CorpusEntry& at(std::size_t i) const { return entries_[i]; }
 
+  // Records the coverage of entry i: its features, as bits of a bucketed snapshot
+  // (counter index * 8 + bucket bit).
+  void set_features(std::size_t i, const std::vector<std::uint32_t>& features);
+
   // The next entry to fuzz: an entry never fuzzed yet if there is one (oldest first),
-  // else a weighted choice. Every entry gets turns, as in Go's round robin, but entries
-  // that have been fuzzed less, that led to new coverage, and that are small get more
-  // (in the spirit of AFL's favoured entries and libFuzzer's energy), which keeps the
-  // search near recent progress and the inputs short.
+  // else a weighted choice, most of the time among the favored entries. An entry is
+  // favored when it is the smallest entry with some feature (AFL's favored queue entries):
+  // the one that alone reaches a rare branch gets its share however big the corpus grows.
+  // Within that, entries fuzzed less, that led to new coverage, and small ones weigh more.
   std::size_t pick(core::Pcg& rng);
+
+  // Features of a bucketed coverage snapshot.
+  static std::vector<std::uint32_t> features_of(const std::uint8_t* snapshot, std::size_t n);
 
  private:
   std::vector<CorpusEntry> entries_;
   std::vector<std::uint64_t> hashes_;
   std::size_t first_unfuzzed_ = 0;  // no entry before it has fuzz_calls == 0
+  std::unordered_map<std::uint32_t, std::size_t> owner_;  // feature -> smallest entry with it
 };
 
 }  // namespace cfuzz::driver

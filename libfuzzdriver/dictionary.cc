@@ -1,6 +1,7 @@
 #include "libfuzzdriver/dictionary.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -69,6 +70,23 @@ std::string quote_dictionary_word(const std::string& word) {
   return out + "\"";
 }
 
+namespace {
+
+// Comparisons of pointers hand out addresses, which change from run to run (address space
+// randomization) and mean nothing in an input: an 8-byte little-endian value in the range
+// user-space addresses take (2^40 to 2^48) is taken for one.
+bool looks_like_address(const std::string& w) {
+  if (w.size() != 8) return false;
+  std::uint64_t v = 0;
+  std::memcpy(&v, w.data(), 8);
+  return v >= (std::uint64_t{1} << 40) && v < (std::uint64_t{1} << 48);
+}
+
+// Words worth keeping: two bytes at least (one byte is what random mutation tries anyway).
+bool keepable(const std::string& w) { return w.size() >= 2 && !looks_like_address(w); }
+
+}  // namespace
+
 void Dictionary::add_user_words(const std::vector<std::string>& words) {
   for (const auto& w : words) {
     if (std::find(user_.begin(), user_.end(), w) == user_.end()) user_.push_back(w);
@@ -78,6 +96,7 @@ void Dictionary::add_user_words(const std::vector<std::string>& words) {
 
 void Dictionary::note_constants(const std::vector<std::string>& words) {
   for (const auto& w : words) {
+    if (!keepable(w)) continue;
     if (std::find(user_.begin(), user_.end(), w) != user_.end()) continue;
     if (std::find(auto_.begin(), auto_.end(), w) != auto_.end()) continue;
     if (++candidates_[w] < 2) continue;
@@ -92,12 +111,13 @@ void Dictionary::note_constants(const std::vector<std::string>& words) {
 
 void Dictionary::credit(const std::vector<std::string>& words) {
   for (const auto& w : words) {
+    if (!keepable(w)) continue;
     credits_[w]++;
     // A word that helped find coverage is worth inserting elsewhere too (libFuzzer's
     // persistent automatic dictionary).
     bool known = std::find(user_.begin(), user_.end(), w) != user_.end() ||
                  std::find(auto_.begin(), auto_.end(), w) != auto_.end();
-    if (!known && w.size() >= 2) {
+    if (!known) {
       if (auto_.size() == kMaxAutoWords) auto_.erase(auto_.begin());
       auto_.push_back(w);
       cached_.reset();

@@ -293,16 +293,14 @@ class WorkerServer {
       if (r == RunResult::Fail) {
         hdr_.failure = failure;
         res.status = "failure";
-        res.execs = count;
-        return res;
+        return finish(res, count, start);
       }
       base_cmps_ = cmp_table();
-      if (fresh) {
+      if (fresh && r == RunResult::Pass) {
         write_snapshot();
         res.new_bits = new_bits();
         res.status = "interesting";
-        res.execs = count;
-        return res;
+        return finish(res, count, start);
       }
     }
     if (p.input_to_state != 0) {
@@ -319,23 +317,22 @@ class WorkerServer {
         if (r == RunResult::Fail) {
           hdr_.failure = failure;
           res.status = "failure";
-          res.execs = count;
-          return res;
+          return finish(res, count, start);
         }
-        if (fresh) {
+        if (fresh && r == RunResult::Pass) {
           write_snapshot();
           res.new_bits = new_bits();
           res.status = "interesting";
           if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-          res.execs = count;
-          return res;
+          return finish(res, count, start);
         }
       }
     }
+    std::uint64_t chain = 0;
     for (;;) {
       if (p.limit != 0 && count >= p.limit) break;
       // Go's chain: five stacked mutations, then back to the original input.
-      if (count % 5 == 1) {
+      if (chain++ % 5 == 0) {
         core::copy_input_area(shm_.base(), shm_.current());
         hdr_.rng_state = rng_.state();
         hdr_.rng_inc = rng_.inc();
@@ -352,7 +349,8 @@ class WorkerServer {
         res.status = "failure";
         break;
       }
-      if (fresh) {
+      // A skipped input is not worth keeping, whatever it covered (cfuzz.h: skip).
+      if (fresh && r == RunResult::Pass) {
         write_snapshot();
         res.new_bits = new_bits();
         res.status = "interesting";
@@ -362,6 +360,11 @@ class WorkerServer {
       if (p.limit != 0 && count >= p.limit) break;
       if (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline) break;
     }
+    return finish(res, count, start);
+  }
+
+  // Fills in what every fuzz call reports, however it ended.
+  rpc::FuzzResult& finish(rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start) {
     for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
     res.execs = count;
     res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
