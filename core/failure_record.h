@@ -4,7 +4,7 @@
 // when the fuzz function reports an error, when an exception escapes, and from inside the
 // deadly-signal handler or the sanitizer's death callback, just before the process dies.
 // Plain fixed-size fields, so that writing it is async-signal-safe. The coordinator adds
-// the kinds only it can see (timeouts, memory limit, a worker that vanished).
+// the kinds only it can see (timeouts, memory limit, a corrupted RPC channel, exit statuses).
 #pragma once
 
 #include <cstdint>

@@ -437,8 +437,10 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     if (res.status == "failure") {
       core::FailureRecord rec = shm.header().failure;
       refine_from_sanitizer_report(rec, w.output());
-      finish();
+      // The failure is claimed (and the run stopped) before this entry counts as done:
+      // otherwise the last baseline entry would let other workers start fuzzing first.
       handle_failure(w, rec, entry.values, w.output(), as_seed);
+      finish();
       return;
     }
     {
@@ -451,8 +453,8 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     return;
   }
   if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
-    finish();
     handle_failure(w, r.failure, entry.values, w.output(), as_seed);
+    finish();
     return;
   }
   // The worker died for some other reason (killed from outside): run the entry again.

@@ -426,6 +426,9 @@ class WorkerServer {
     std::uint64_t count = 0;
     corpus::Entry candidate;
     FailureRecord failure;
+    // One guard for the whole call (the response is written after it is gone), checked after
+    // every candidate: setting decoy pipes up per candidate cost more than the candidates.
+    RpcGuard guard;
     for (;;) {
       if ((p.limit != 0 && count >= p.limit) ||
           (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
@@ -439,12 +442,8 @@ class WorkerServer {
       core::store_entry(shm_.current(), candidate, area_size_);
       bool fresh = false;
       core::failure_clear(hdr_.failure);
-      RunResult r;
-      {
-        RpcGuard guard;
-        r = run_current(&failure, ++count, &fresh);
-        if (!guard.intact()) rpc_lost(kDamagedChannel, true);
-      }
+      RunResult r = run_current(&failure, ++count, &fresh);
+      if (!guard.intact()) rpc_lost(kDamagedChannel, true);
       bool qualifies;
       if (coverage_mode) {
         if (r == RunResult::Fail) {
