@@ -130,10 +130,25 @@ def run(cmd, cwd, env=None, timeout=None, sample_rss=False, watch=None):
         os.killpg(p.pid, signal.SIGKILL)  # leftovers (AFL++'s forkserver children, say)
     except ProcessLookupError:
         pass
+    kill_strays()
     if watch is not None and seen_at is None and watch.encode() in out_path.read_bytes():
         seen_at = wall
     return Result(p.returncode, wall, peak, out_path.read_text(errors="replace"),
                   err_path.read_text(errors="replace"), seen_at)
+
+
+def kill_strays():
+    """Kills benchmark target processes that outlived their fuzzer (AFL++ can leave stopped
+    forkserver children behind, and they keep the CPUs they were bound to)."""
+    bins = str(OUT / "bin") + "/"
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/exe").startswith(bins):
+                os.kill(int(entry), signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def fresh_dir(path):
@@ -273,8 +288,10 @@ class LibFuzzer:
 
 class Aflpp:
     name = "AFL++"
+    # No CPU binding: a stray bound process would make AFL++ refuse to start ("No more free
+    # CPU cores"), and the other fuzzers are not bound either.
     ENV = {"AFL_SKIP_CPUFREQ": "1", "AFL_NO_UI": "1", "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES": "1",
-           }
+           "AFL_NO_AFFINITY": "1"}
 
     def __init__(self, bins):
         self.bins = bins
