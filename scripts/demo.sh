@@ -26,27 +26,26 @@ echo
 echo "== The seeds pass (./fuzz_config runs them like go test)"
 ./fuzz_config
 
+# Runs a command that must exit 1 (a failure found); anything else ends the demo with `why`.
+expect_failure() {
+  local why="$1"
+  shift
+  local status=0
+  "$@" || status=$?
+  if [ $status -ne 1 ]; then
+    echo "demo: $why (exit 1); it exited $status" >&2
+    exit 1
+  fi
+}
+
 echo
 echo "== Fuzzing: cfuzz run ./fuzz_config --fuzztime 5m"
-set +e
-"$root/build/bin/cfuzz" run ./fuzz_config --fuzztime 5m --cachedir "$work/cache"
-status=$?
-set -e
-if [ $status -ne 1 ]; then
-  echo "demo: cfuzz was expected to find the planted bug (exit 1); it exited $status" >&2
-  exit 1
-fi
+expect_failure "cfuzz was expected to find the planted bug" \
+  "$root/build/bin/cfuzz" run ./fuzz_config --fuzztime 5m --cachedir "$work/cache"
 
 echo
 echo "== The failing input is saved; a plain seed run now fails on it"
 ls testdata/fuzz/FuzzParseConfig/
-set +e
-./fuzz_config
-status=$?
-set -e
-if [ $status -ne 1 ]; then
-  echo "demo: the saved input should make the seed run fail (exit 1); it exited $status" >&2
-  exit 1
-fi
+expect_failure "the saved input should make the seed run fail" ./fuzz_config
 echo
 echo "demo: cfuzz found the planted bug, saved the input and it reproduces."
