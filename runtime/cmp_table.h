@@ -36,7 +36,10 @@ class CmpTable {
 
   void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
     if (!enabled_ || a == b || (width == 8 && !is_const && looks_like_address(a) && looks_like_address(b))) return;
-    std::size_t i = slot(site(pc) ^ (a * 0x9e3779b97f4a7c15ULL), kIntSlots);
+    // Both operands pick the slot, as libFuzzer's table of recent compares does: a site
+    // that compares several fields with one constant (a loop, a function called per field)
+    // keeps one entry per field, not just the last.
+    std::size_t i = slot(site(pc) ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
     IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;

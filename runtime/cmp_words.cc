@@ -16,6 +16,12 @@ void encode_int(std::uint64_t v, int width, bool big_endian, std::uint8_t* out) 
   }
 }
 
+std::uint64_t decode_int(const std::uint8_t* in, int width, bool big_endian) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < width; ++i) v |= std::uint64_t{in[big_endian ? width - 1 - i : i]} << (8 * i);
+  return v;
+}
+
 // The position of `needle` in `data`, searching from a random starting point (and wrapping)
 // so that repeated occurrences all get their turn; SIZE_MAX if absent.
 std::size_t find_from(const std::uint8_t* data, std::size_t len, const std::uint8_t* needle, std::size_t n,
@@ -104,7 +110,17 @@ bool CmpWords::replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, 
     note_used(out->bytes);
     return true;
   }
-  return false;
+  // Neither byte order of the operand is in the input: it may be a transform of an input
+  // field (a dense switch compares x - K with the table size). Adding the difference the
+  // comparison wants to a field at a random place moves such an operand to the other side.
+  if (width < 2 || len < static_cast<std::size_t>(width)) return false;
+  std::size_t pos = rng.below(len - static_cast<std::size_t>(width) + 1);
+  bool big_endian = rng.coin();
+  std::uint64_t field = decode_int(data + pos, width, big_endian);
+  encode_int(field + (to - from), width, big_endian, scratch_);
+  *out = Replacement{pos, static_cast<std::size_t>(width),
+                     std::string_view(reinterpret_cast<const char*>(scratch_), static_cast<std::size_t>(width))};
+  return true;
 }
 
 bool CmpWords::replace_bytes(const CmpTable::ByteCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
@@ -222,6 +238,7 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
       }
     }
     if (!is_bytes) continue;
+    add_arithmetic_candidates(v, data, slot.len, max, &out);
     for (std::size_t k = 0; k < bytes && out.size() < max; ++k) {
       const CmpTable::ByteCmp& c = base_.recent_byte(k);
       if (c.a_len == 0) continue;
@@ -230,6 +247,55 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
   }
   return out;
+}
+
+void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len,
+                                         std::size_t max, std::vector<Candidate>* out) const {
+  // For comparisons whose operands are nowhere in the value (x - K against a table size, a
+  // length computed from the input), each field of the comparison's width at the first
+  // kArithmeticReach positions gets the difference added: the field that x was read from
+  // makes the comparison come out the other way (REDQUEEN's arithmetic transforms).
+  constexpr std::size_t kArithmeticReach = 64;
+  constexpr std::uint64_t kSmallBound = 8;
+  std::size_t ints = base_.recent_int_count();
+  for (std::size_t k = 0; k < ints && out->size() < max; ++k) {
+    const CmpTable::IntCmp& c = base_.recent_int(k);
+    auto width = static_cast<std::size_t>(c.width);
+    if (width < 2 || width > len) continue;
+    std::uint8_t a[8], b[8], a_be[8], b_be[8];
+    encode_int(c.a, c.width, false, a);
+    encode_int(c.b, c.width, false, b);
+    encode_int(c.a, c.width, true, a_be);
+    encode_int(c.b, c.width, true, b_be);
+    auto occurs = [&](const std::uint8_t* needle) {
+      for (std::size_t pos = 0; pos + width <= len; ++pos) {
+        if (std::memcmp(data + pos, needle, width) == 0) return true;
+      }
+      return false;
+    };
+    if (occurs(a) || occurs(b) || occurs(a_be) || occurs(b_be)) continue;  // a plain replacement does it
+    // The side that varies with the input: the one that is not a constant, or either.
+    for (int side = 0; side < (c.is_const != 0 ? 1 : 2); ++side) {
+      std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
+      // The other operand and its neighbours (an ordering comparison), and for a small
+      // bound every value below it (a range check: each one picks another table entry).
+      std::uint64_t wants[3 + kSmallBound] = {to, to - 1, to + 1};
+      std::size_t n_wants = 3;
+      if (to >= 2 && to <= kSmallBound) {
+        for (std::uint64_t w = 0; w + 1 < to; ++w) wants[n_wants++] = w;
+      }
+      for (std::size_t wi = 0; wi < n_wants; ++wi) {
+        std::uint64_t delta = wants[wi] - from;
+        for (std::size_t pos = 0; pos + width <= len && pos < kArithmeticReach && out->size() < max; ++pos) {
+          for (bool big_endian : {false, true}) {
+            std::uint8_t r[8];
+            encode_int(decode_int(data + pos, c.width, big_endian) + delta, c.width, big_endian, r);
+            out->push_back(Candidate{v, pos, width, std::string(reinterpret_cast<const char*>(r), width)});
+          }
+        }
+      }
+    }
+  }
 }
 
 std::vector<std::string> CmpWords::new_constants(std::size_t max) const {

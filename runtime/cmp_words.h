@@ -63,6 +63,8 @@ class CmpWords : public core::WordSource {
 
  private:
   void note_used(std::string_view w) const;
+  void add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                                 std::vector<Candidate>* out) const;
   bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
                    Replacement* out) const;
   bool replace_bytes(const CmpTable::ByteCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,

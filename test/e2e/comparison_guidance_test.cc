@@ -36,7 +36,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Puzzle{"FuzzStrcmpKeyword", "magic_values"}, Puzzle{"FuzzStrcmpKeyword", "magic_values_asan"},
                       Puzzle{"FuzzChainOf32", "magic_values"}, Puzzle{"FuzzChainOf32", "magic_values_asan"},
                       Puzzle{"FuzzEqual64", "magic_values"}, Puzzle{"FuzzEqual64", "magic_values_asan"},
-                      Puzzle{"FuzzTypedEqual64", "magic_values"}),
+                      Puzzle{"FuzzTypedEqual64", "magic_values"}, Puzzle{"FuzzOffsetFields", "magic_values"},
+                      Puzzle{"FuzzOffsetFields", "magic_values_asan"}),
     [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
 
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {

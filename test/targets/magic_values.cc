@@ -70,6 +70,17 @@ CFUZZ_TEST(FuzzTypedEqual64, f) {
   });
 }
 
+// Fields behind offsets, as a dense switch compiles them (a range check on x - K): the
+// comparisons see x - K and z + K, never a value that is in the input.
+CFUZZ_TEST(FuzzOffsetFields, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() < 10) return;
+    if (u32(d.data() + 2) - 0x2b1e0f00u < 3u) {
+      if (u32(d.data() + 6) + 0x600dd00du == 0x13572468u) std::abort();
+    }
+  });
+}
+
 // Only a dictionary can find this one: the keyword is compared by hash.
 CFUZZ_TEST(FuzzHashedKeyword, f) {
   f.fuzz([](cfuzz::T&, const std::string& s) {
