@@ -5,8 +5,12 @@ Called by scripts/bench.sh after it has built cfuzz. Figures, each the median ov
 runs with different seeds (every run of every fuzzer starts from the same seed input):
 
   execs/sec        the empty and the slow target, 1 worker and 2 workers
-  time to crash    puzzles that need coverage or comparison guidance, and the JSON parser's
+  time to crash    puzzles that need coverage or comparison guidance, the JSON parser's
                    planted bug; capped, runs that did not find it count as the cap
+  deep bugs        time to crash on targets whose bugs need structure, not a magic value:
+                   nested records with exact lengths, a checksum over a region, a counter
+                   that must reach N, a long run of one byte, values behind a switch table,
+                   exact lengths in nested text and in JSON
   coverage         JSON parser after a fixed time: each fuzzer's final corpus replayed through
                    one clang source-coverage build (llvm-cov branches and lines)
   peak memory      resident set of the whole fuzzer process tree (sampled every 100 ms)
@@ -43,17 +47,26 @@ TARGETS = {
     "strcmp_keyword": {"asan": False},
     "switch_magic": {"asan": False},
     "json_parser": {"asan": True},
+    # Deep bugs: structure rather than a magic value (the "deep" part).
+    "deep_tlv": {"asan": False},
+    "checksum_region": {"asan": False},
+    "counter_n": {"asan": False},
+    "repeated_run": {"asan": False},
+    "switch_sum": {"asan": False, "opt": "-O2"},  # -O2: the switch becomes a range check and a table
+    "nested_netstring": {"asan": True},
+    "json_deep": {"asan": True, "source": "json_parser", "defines": ["-DBENCH_NO_BUG", "-DBENCH_DEEP_BUG"]},
 }
 PUZZLES = ["nested_word", "memcmp_magic", "chain32", "strcmp_keyword", "switch_magic"]
-SEED_INPUT = {"json_parser": b'{"a":[1,"x",true,null]}'}
+DEEP = ["deep_tlv", "checksum_region", "counter_n", "repeated_run", "switch_sum", "nested_netstring", "json_deep"]
+SEED_INPUT = {"json_parser": b'{"a":[1,"x",true,null]}', "json_deep": b'{"a":[1,"x",true,null]}'}
 DEFAULT_SEED_INPUT = b"0"
 
 MODES = {
     # runs, seconds per execs/sec run, puzzle cap, parser-bug runs and cap, coverage runs and time
     "quick": dict(exec_runs=1, exec_secs=3, puzzle_runs=3, puzzle_cap=5, bug_runs=1, bug_cap=25,
-                  cov_runs=1, cov_secs=12),
+                  cov_runs=1, cov_secs=12, deep_runs=1, deep_cap=30),
     "full": dict(exec_runs=5, exec_secs=10, puzzle_runs=5, puzzle_cap=30, bug_runs=3, bug_cap=150,
-                 cov_runs=3, cov_secs=60),
+                 cov_runs=3, cov_secs=60, deep_runs=3, deep_cap=120),
 }
 
 FUZZERS = ["cfuzz", "libFuzzer", "AFL++"]
@@ -173,12 +186,12 @@ def build_all(have_afl):
     log("building the targets (cfuzz-clang++, clang -fsanitize=fuzzer"
         + (", afl-clang-fast++)" if have_afl else ")"))
     for name, props in TARGETS.items():
-        src = SOURCES / f"{name}.cc"
-        variants = [("", [])]
+        src = SOURCES / f"{props.get('source', name)}.cc"
+        variants = [("", props.get("defines", []))]
         if name == "json_parser":
             variants.append(("_nobug", ["-DBENCH_NO_BUG"]))  # coverage runs: fuzz the full time
         for suffix, defs in variants:
-            common = ["-std=c++20", "-O1", "-g", *defs, str(src)]
+            common = ["-std=c++20", props.get("opt", "-O1"), "-g", *defs, str(src)]
             san = ["-fsanitize=address"] if props["asan"] else []
             sh([CFUZZ_CXX, *san, *common, "-o", bins / f"cfuzz_{name}{suffix}"])
             fuzzer = ["-fsanitize=fuzzer" + (",address" if props["asan"] else "")]
@@ -398,13 +411,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="about 5 minutes instead of about an hour")
     ap.add_argument("--no-afl", action="store_true", help="leave AFL++ out even when it is installed")
-    ap.add_argument("--only", default="speed,crash,coverage",
-                    help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash, coverage")
+    ap.add_argument("--only", default="speed,crash,deep,coverage",
+                    help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash "
+                         "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), coverage")
     args = ap.parse_args()
     mode = MODES["quick" if args.quick else "full"]
     parts = set(args.only.split(","))
-    if not parts <= {"speed", "crash", "coverage"}:
-        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, coverage")
+    if not parts <= {"speed", "crash", "deep", "coverage"}:
+        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, coverage")
     have_afl = not args.no_afl and shutil.which("afl-fuzz") is not None and shutil.which("afl-clang-fast++")
     bins = build_all(have_afl)
     fuzzers = [Cfuzz(bins), LibFuzzer(bins)] + ([Aflpp(bins)] if have_afl else [])
@@ -446,26 +460,31 @@ def main():
                       {f.name: rates[(target, 2)][f.name] / rates[(target, 1)][f.name] for f in fuzzers},
                       lambda v: f"{v:.2f}x", True)
 
-    # Time to first crash.
-    if "crash" in parts:
-        def time_to_crash(target, runs, cap):
-            times = {f.name: [] for f in fuzzers}
-            for rep in range(runs):
-                for f in fuzzers:
-                    t = f.crash(work_dir(f"{f.name}-crash-{target}"), target, cap, 2000 + rep)
-                    log(f"  {target} {f.name} seed {2000 + rep}: {'not found' if t is None else f'{t:.2f} s'}")
-                    times[f.name].append(t)
-            med, found = {}, {}
-            for name, ts in times.items():
-                found[name] = sum(t is not None for t in ts)
-                med[name] = statistics.median(cap if t is None else t for t in ts)
-            note = f"median of {runs}, cap {cap} s; found " + ", ".join(f"{n} {found[n]}/{runs}" for n in found)
-            table.add(f"time to crash, {target}", med,
-                      lambda v: f">{cap} s" if v >= cap else f"{v:.2f} s", False, note)
+    # Time to first crash (runs that do not find it count as the cap).
+    def time_to_crash(target, runs, cap):
+        times = {f.name: [] for f in fuzzers}
+        for rep in range(runs):
+            for f in fuzzers:
+                t = f.crash(work_dir(f"{f.name}-crash-{target}"), target, cap, 2000 + rep)
+                log(f"  {target} {f.name} seed {2000 + rep}: {'not found' if t is None else f'{t:.2f} s'}")
+                times[f.name].append(t)
+        med, found = {}, {}
+        for name, ts in times.items():
+            found[name] = sum(t is not None for t in ts)
+            med[name] = statistics.median(cap if t is None else t for t in ts)
+        note = f"median of {runs}, cap {cap} s; found " + ", ".join(f"{n} {found[n]}/{runs}" for n in found)
+        table.add(f"time to crash, {target}", med,
+                  lambda v: f">{cap} s" if v >= cap else f"{v:.2f} s", False, note)
 
+    if "crash" in parts:
         for target in PUZZLES:
             time_to_crash(target, mode["puzzle_runs"], mode["puzzle_cap"])
         time_to_crash("json_parser", mode["bug_runs"], mode["bug_cap"])
+
+    # Time to a deep, structure-dependent bug.
+    if "deep" in parts:
+        for target in DEEP:
+            time_to_crash(target, mode["deep_runs"], mode["deep_cap"])
 
     # Coverage of the parser after a fixed time, measured by one coverage build.
     if "coverage" in parts:

@@ -307,6 +307,25 @@ void write(const Value& v, std::string* out) {
   delete[] const_cast<int*>(table);
 }
 
+// The deep planted bug (built with -DBENCH_DEEP_BUG, as the json_deep target): no magic
+// word, only structure and exact lengths. A member of an object nested at least two
+// levels deep (inside an array or object) whose name and string value are both exactly six characters long overflows a
+// buffer sized for the name without its terminator.
+[[maybe_unused]] void index_names(const Value& v, int depth) {
+  if (v.kind != Value::Object && v.kind != Value::Array) return;
+  for (std::size_t i = 0; i < v.items.size(); ++i) {
+    const Value& item = v.items[i];
+    if (v.kind == Value::Object && depth >= 2 && v.keys[i].size() == 6 && item.kind == Value::String &&
+        item.str.size() == 6) {
+      volatile char* name = new char[6];  // volatile: the stores must happen
+      for (std::size_t k = 0; k < 6; ++k) name[k] = item.str[k];
+      name[6] = 0;  // one past the end
+      delete[] const_cast<char*>(name);
+    }
+    index_names(item, depth + 1);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -320,6 +339,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 #endif
     }
   }
+#ifdef BENCH_DEEP_BUG
+  index_names(root, 1);
+#endif
   std::string once, twice;
   write(root, &once);
   Value again;
