@@ -32,6 +32,11 @@ std::uint64_t choose_len(Pcg& r, std::uint64_t n) {
   return r.range(1, hi);
 }
 
+// A chunk to copy or repeat: half the time as choose_len, half uniformly up to n, as
+// libFuzzer draws CopyPart and InsertRepeatedBytes. A run or a counter that must reach N
+// then grows by whole stretches rather than eight bytes at a time.
+std::uint64_t choose_long_len(Pcg& r, std::uint64_t n) { return r.coin() ? choose_len(r, n) : r.range(1, n); }
+
 std::uint64_t interesting_value(Pcg& r, int width) {
   // Any of the tables up to the width, as AFL does (16-bit includes the 8-bit values...).
   std::size_t n8 = std::size(kInteresting8), n16 = std::size(kInteresting16),
@@ -119,7 +124,7 @@ bool insert_random_bytes(ByteContext& c) {
 bool duplicate_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
   std::uint64_t src = c.r.below(c.n);
-  std::uint64_t k = choose_len(c.r, c.n - src);
+  std::uint64_t k = choose_long_len(c.r, c.n - src);
   if (c.n + k > c.cap) return false;
   std::uint64_t dst = c.r.below(c.n + 1);
   std::uint8_t* chunk = scratch_of(c, k);
@@ -134,7 +139,7 @@ bool overwrite_bytes(ByteContext& c) {
   std::uint64_t src = c.r.below(c.n);
   std::uint64_t dst = c.r.below(c.n);
   if (src == dst) return false;
-  std::uint64_t k = choose_len(c.r, c.n - std::max(src, dst));
+  std::uint64_t k = choose_long_len(c.r, c.n - std::max(src, dst));
   std::memmove(c.d + dst, c.d + src, k);
   return true;
 }
@@ -191,7 +196,7 @@ bool interesting(ByteContext& c) {
 
 bool insert_constant_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
-  std::uint64_t k = choose_len(c.r, 4096);
+  std::uint64_t k = c.r.coin() ? choose_len(c.r, 4096) : c.r.range(3, 128);
   if (c.n + k > c.cap) return false;
   std::uint64_t pos = insert_position(c.r, c.n);
   insert_gap(c, pos, k);
@@ -202,7 +207,7 @@ bool insert_constant_bytes(ByteContext& c) {
 bool overwrite_constant_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
   std::uint64_t pos = c.r.below(c.n);
-  std::uint64_t k = choose_len(c.r, c.n - pos);
+  std::uint64_t k = choose_long_len(c.r, c.n - pos);
   std::memset(c.d + pos, static_cast<int>(c.r.below(256)), k);
   return true;
 }
