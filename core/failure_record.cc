@@ -37,6 +37,34 @@ void failure_clear(FailureRecord& r) {
 
 namespace {
 
+template <std::size_t N>
+void make_printable(char (&field)[N]) {
+  field[N - 1] = '\0';
+  for (std::size_t i = 0; i < N && field[i] != '\0'; ++i) {
+    auto c = static_cast<unsigned char>(field[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) field[i] = '?';
+  }
+}
+
+}  // namespace
+
+FailureRecord failure_from_worker(const FailureRecord& shared) {
+  FailureRecord r;
+  std::memcpy(&r, &shared, sizeof r);
+  make_printable(r.detail);
+  make_printable(r.site);
+  make_printable(r.message);
+  if (r.kind > static_cast<std::uint32_t>(FailureKind::RpcCorrupted)) {
+    failure_clear(r);
+    r.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
+    failure_set(r.detail, "shm-corrupted");
+    failure_set(r.message, "the target wrote over cfuzz's shared memory");
+  }
+  return r;
+}
+
+namespace {
+
 // The innermost frame of a site: crash sites are compared by the frame that faulted, not
 // the whole stack, so that a shorter input reaching the same bug by a slightly different
 // path still counts as the same failure.

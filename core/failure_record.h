@@ -54,6 +54,11 @@ void failure_set(char (&field)[N], std::string_view text) {
 }
 void failure_clear(FailureRecord& r);
 
+// A copy of a record that a worker wrote into shared memory, made safe to read: the target
+// may have written over it, so every text ends within its field, holds no control
+// characters, and an unknown kind becomes a corrupted-channel failure.
+FailureRecord failure_from_worker(const FailureRecord& shared);
+
 // Two failures are "the same" when kind and detail agree and, where both know their site,
 // the sites agree. Used by minimization and by --keepfuzzing deduplication.
 bool same_failure(const FailureRecord& a, const FailureRecord& b);

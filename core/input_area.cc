@@ -111,8 +111,13 @@ void store_entry(InputAreaHeader& area, const corpus::Entry& entry, std::uint64_
 
 corpus::Entry load_entry(const InputAreaHeader& area, std::uint64_t area_size) {
   if (area.count > kMaxValues) {
-    throw std::runtime_error("shared memory holds a corrupt input (" + std::to_string(area.count) +
-                             " values)");
+    throw CorruptInput("shared memory holds a corrupt input (" + std::to_string(area.count) + " values)");
+  }
+  // Slots lie at multiples of the header's slot capacity: it must fit the area the caller
+  // knows, or the values would be read from outside it.
+  if (area_size != kUnboundedArea && area.count != 0 &&
+      (area_size < kInputDataOffset || area.slot_capacity > (area_size - kInputDataOffset) / area.count)) {
+    throw CorruptInput("shared memory holds a corrupt input (slots larger than the area)");
   }
   std::uint64_t capacity = real_capacity(area, area.count, area_size);
   corpus::Entry entry;
@@ -121,12 +126,12 @@ corpus::Entry load_entry(const InputAreaHeader& area, std::uint64_t area_size) {
   for (std::uint32_t i = 0; i < area.count; ++i) {
     const SlotHeader& slot = area.slots[i];
     if (slot.type >= corpus::kTypeCount) {
-      throw std::runtime_error("shared memory holds a corrupt input (bad type tag)");
+      throw CorruptInput("shared memory holds a corrupt input (bad type tag)");
     }
     auto type = static_cast<Type>(slot.type);
     if (type == Type::Bytes || type == Type::String) {
       if (slot.len > capacity) {
-        throw std::runtime_error("shared memory holds a corrupt input (value longer than its slot)");
+        throw CorruptInput("shared memory holds a corrupt input (value longer than its slot)");
       }
       const std::uint8_t* p = ShmView::slot_data(a, i);
       if (type == Type::Bytes) {

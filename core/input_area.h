@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "core/shm_layout.h"
 #include "corpus_format/value.h"
@@ -23,8 +24,13 @@ inline constexpr std::uint64_t kUnboundedArea = ~std::uint64_t{0};
 // the area's slot capacity.
 void store_entry(InputAreaHeader& area, const corpus::Entry& entry, std::uint64_t area_size = kUnboundedArea);
 
-// Throws std::runtime_error when the area does not hold a well-formed entry (a worker, or
-// a target scribbling on shared memory, may have left anything there).
+// What load_entry throws when an area does not hold a well-formed entry (a worker, or a
+// target scribbling on shared memory, may have left anything there).
+class CorruptInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 corpus::Entry load_entry(const InputAreaHeader& area, std::uint64_t area_size = kUnboundedArea);
 
 // Total bytes of the byte values of an entry, the "size" shown to users.

@@ -29,7 +29,16 @@ ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values,
 }
 
 void shm_init_header(void* region, const ShmGeometry& g) {
-  auto* h = new (region) ShmHeader{};
+  new (region) ShmHeader{};
+  for (InputAreaHeader* a : {&ShmView(region, g).base(), &ShmView(region, g).current(), &ShmView(region, g).best(),
+                             &ShmView(region, g).splice()}) {
+    a->count = 0;
+  }
+  shm_restore_layout(region, g);
+}
+
+void shm_restore_layout(void* region, const ShmGeometry& g) {
+  auto* h = static_cast<ShmHeader*>(region);
   h->magic = kShmMagic;
   h->version = kShmVersion;
   h->header_size = sizeof(ShmHeader);
@@ -42,9 +51,8 @@ void shm_init_header(void* region, const ShmGeometry& g) {
   h->mask_offset = g.mask_offset;
   h->snapshot_offset = g.snapshot_offset;
   h->counters_capacity = g.counters_capacity;
-  ShmView view(region);
+  ShmView view(region, g);
   for (InputAreaHeader* a : {&view.base(), &view.current(), &view.best(), &view.splice()}) {
-    a->count = 0;
     a->slot_capacity = g.slot_capacity;
   }
 }

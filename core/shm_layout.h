@@ -110,30 +110,51 @@ ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values,
 
 // Writes a fresh header for `g` into a zeroed region.
 void shm_init_header(void* region, const ShmGeometry& g);
+// Writes the layout fields of the header and each input area's slot capacity again, as `g`
+// has them, leaving what the worker reported: the coordinator does it before every call,
+// so that nothing a target wrote over the layout outlives the call.
+void shm_restore_layout(void* region, const ShmGeometry& g);
 
-// Typed access to a mapped region; both sides use it. It checks nothing: callers validate
-// the header once (shm_header_valid) after mapping.
+// Typed access to a mapped region; both sides use it. It checks nothing, and it reads the
+// area offsets once, when it is made: the worker makes it after validating the header
+// (shm_header_valid), the coordinator from the geometry it laid the region out with, so
+// that neither follows an offset the target may have written over later.
 class ShmView {
  public:
-  explicit ShmView(void* base) : base_(static_cast<std::uint8_t*>(base)) {}
+  explicit ShmView(void* base)
+      : ShmView(base, static_cast<const ShmHeader*>(base)->base_offset,
+                static_cast<const ShmHeader*>(base)->input_area_size,
+                static_cast<const ShmHeader*>(base)->mask_offset,
+                static_cast<const ShmHeader*>(base)->snapshot_offset) {}
+  ShmView(void* base, const ShmGeometry& g)
+      : ShmView(base, g.base_offset, g.input_area_size, g.mask_offset, g.snapshot_offset) {}
 
   ShmHeader& header() const { return *reinterpret_cast<ShmHeader*>(base_); }
-  InputAreaHeader& base() const { return area(header().base_offset); }
-  InputAreaHeader& current() const { return area(header().current_offset); }
-  InputAreaHeader& best() const { return area(header().best_offset); }
-  InputAreaHeader& splice() const { return area(header().splice_offset); }
-  std::uint8_t* mask() const { return base_ + header().mask_offset; }
-  std::uint8_t* snapshot() const { return base_ + header().snapshot_offset; }
+  InputAreaHeader& base() const { return area(base_offset_); }
+  InputAreaHeader& current() const { return area(base_offset_ + area_size_); }
+  InputAreaHeader& best() const { return area(base_offset_ + 2 * area_size_); }
+  InputAreaHeader& splice() const { return area(base_offset_ + 3 * area_size_); }
+  std::uint8_t* mask() const { return base_ + mask_offset_; }
+  std::uint8_t* snapshot() const { return base_ + snapshot_offset_; }
 
   static std::uint8_t* slot_data(InputAreaHeader& a, std::uint32_t i) {
     return reinterpret_cast<std::uint8_t*>(&a) + kInputDataOffset + i * a.slot_capacity;
   }
 
  private:
+  // The four input areas follow one another (shm_geometry, checked by shm_header_valid).
+  ShmView(void* base, std::uint64_t base_offset, std::uint64_t area_size, std::uint64_t mask_offset,
+          std::uint64_t snapshot_offset)
+      : base_(static_cast<std::uint8_t*>(base)),
+        base_offset_(base_offset),
+        area_size_(area_size),
+        mask_offset_(mask_offset),
+        snapshot_offset_(snapshot_offset) {}
   InputAreaHeader& area(std::uint64_t offset) const {
     return *reinterpret_cast<InputAreaHeader*>(base_ + offset);
   }
   std::uint8_t* base_;
+  std::uint64_t base_offset_, area_size_, mask_offset_, snapshot_offset_;
 };
 
 // Checks magic, version and that every area lies inside `mapped_size`.

@@ -377,7 +377,7 @@ bool Coordinator::start_worker(Worker& w) {
         stop_ = true;
         return false;
       }
-      spdlog::warn("worker {}: {}; retrying", w.index(), e.what());
+      reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; retrying");
       std::this_thread::sleep_for(milliseconds(100 * (attempt + 1)));
     }
   }
@@ -404,6 +404,11 @@ void Coordinator::worker_main(std::size_t index) {
       } else {
         run_fuzz(w, job);
       }
+    } catch (const core::CorruptInput& e) {
+      // Shared memory the target wrote over, found where no replay can tell which input did
+      // it: the worker starts afresh, the run goes on.
+      reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; restarting it");
+      w.kill();
     } catch (const std::exception& e) {
       // A bug or an I/O error: stop the run, saying why.
       std::lock_guard<std::mutex> lock(mu_);
@@ -435,7 +440,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   if (r.kind == CallOutcome::Kind::Ok) {
     auto res = r.result.get<rpc::ExecResult>();
     if (res.status == "failure") {
-      core::FailureRecord rec = shm.header().failure;
+      core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
       refine_from_sanitizer_report(rec, w.output());
       // The failure is claimed (and the run stopped) before this entry counts as done:
       // otherwise the last baseline entry would let other workers start fuzzing first.
@@ -458,7 +463,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     return;
   }
   // The worker died for some other reason (killed from outside): run the entry again.
-  spdlog::warn("worker {}: {}; restarting it", w.index(), r.error);
+  reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
   w.kill();
   std::lock_guard<std::mutex> lock(mu_);
   baseline_retry_.push_back(job.entry);
@@ -494,30 +499,63 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   }
   settle(job.limit, r.execs);
 
+  // Everything a worker hands back is checked before it is used: a target that writes over
+  // shared memory or onto the response pipe must not take the coordinator down with it. A
+  // call whose results do not hold together is replayed to find the input that did it.
+  try {
+    handle_fuzz_outcome(w, job, base, splice, r);
+  } catch (const core::CorruptInput& e) {
+    replay_damaged_call(w, job, base, splice, damaged_call(r, e.what()));
+  }
+}
+
+CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& why) {
+  CallOutcome d = r;
+  d.kind = CallOutcome::Kind::ProtocolError;
+  d.error = why;
+  d.input_fault = true;
+  d.exact_input = false;
+  core::failure_clear(d.failure);
+  d.failure.kind = static_cast<std::uint32_t>(core::FailureKind::RpcCorrupted);
+  core::failure_set(d.failure.detail, "shm-corrupted");
+  core::failure_set(d.failure.message, "the target wrote over cfuzz's shared memory or its RPC pipe: " + why);
+  return d;
+}
+
+void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base,
+                                      const corpus::Entry& splice, const CallOutcome& r) {
+  core::ShmView shm = w.shm().view();
+  if (r.layout_damaged) throw core::CorruptInput("the target wrote over cfuzz's shared memory");
   switch (r.kind) {
     case CallOutcome::Kind::Ok: {
-      auto res = r.result.get<rpc::FuzzResult>();
+      rpc::FuzzResult res;
+      std::vector<std::string> constants, useful;
+      try {
+        res = r.result.get<rpc::FuzzResult>();
+        for (const auto& h : res.new_words) constants.push_back(rpc::from_hex(h));
+        for (const auto& h : res.useful_words) useful.push_back(rpc::from_hex(h));
+      } catch (const std::exception& e) {
+        // Well framed but not a fuzz result: something else wrote to the response pipe.
+        throw core::CorruptInput(std::string("malformed fuzz result: ") + e.what());
+      }
+      if (res.status != "ok" && res.status != "interesting" && res.status != "failure") {
+        throw core::CorruptInput("malformed fuzz result: status \"" + res.status.substr(0, 32) + "\"");
+      }
       {
         std::lock_guard<std::mutex> lock(mu_);
-        std::vector<std::string> constants;
-        for (const auto& h : res.new_words) constants.push_back(rpc::from_hex(h));
         dictionary_.note_constants(constants);
-        if (res.status == "interesting") {
-          std::vector<std::string> useful;
-          for (const auto& h : res.useful_words) useful.push_back(rpc::from_hex(h));
-          dictionary_.credit(useful);
-        }
+        if (res.status == "interesting") dictionary_.credit(useful);
       }
       if (res.status == "interesting") {
         handle_interesting(w, job.entry);
       } else if (res.status == "failure") {
-        core::FailureRecord rec = shm.header().failure;
+        core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
         handle_failure(w, rec, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       }
       return;
     }
     case CallOutcome::Kind::Error:
-      spdlog::warn("worker {}: {}; restarting it", w.index(), r.error);
+      reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
       w.kill();
       return;
     case CallOutcome::Kind::Died:

@@ -78,6 +78,11 @@ class Coordinator {
                       std::string output, const CorpusEntry* seed);
   void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
                            const corpus::Entry& splice, const CallOutcome& first);
+  // The results of a fuzz call, checked as they are read (coordinator.cc); throws
+  // core::CorruptInput when they do not hold together.
+  void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
+                           const CallOutcome& r);
+  static CallOutcome damaged_call(const CallOutcome& r, const std::string& why);
   std::string write_failing_input(const corpus::Entry& input, std::string* rerun);
 
   RunOptions opts_;

@@ -147,7 +147,7 @@ int distill_corpus(const DistillOptions& o) {
           in.exec_ns = res.duration_ns;
           if (res.status == "failure") {
             in.failed = true;
-            core::FailureRecord rec = shm.header().failure;
+            core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
             in.failure = core::failure_summary(rec);
             continue;
           }

@@ -81,7 +81,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       if (res.status == "failure") {
         // Coverage mode: a candidate failed. It is in `current`; the failure in the header.
         out.found_failure = true;
-        out.failure = shm.header().failure;
+        out.failure = core::failure_from_worker(shm.header().failure);
         out.failing_input = core::load_entry(shm.current(), w.shm().input_area_size());
         return out;
       }
@@ -159,7 +159,7 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
     rep.ran = true;
     auto res = r.result.get<rpc::ExecResult>();
     if (res.status == "failure") {
-      rep.failure = shm.header().failure;
+      rep.failure = core::failure_from_worker(shm.header().failure);
       refine_from_sanitizer_report(rep.failure, rep.output);
     }
     return rep;

@@ -1,6 +1,8 @@
 #include "libfuzzdriver/process.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -95,6 +97,16 @@ Process Process::spawn(const SpawnSpec& spec) {
     }
     if (in >= 0) dup2(in, 0);
     for (std::size_t i = 0; i < n; ++i) dup2(moved[i], spec.fds[i].second);  // dup2 clears CLOEXEC
+    // Nothing else crosses exec: descriptors the coordinator inherited from its own parent
+    // (a CI runner's, a shell's) are none of the target's business.
+    int highest = 2;
+    for (std::size_t i = 0; i < n; ++i) highest = spec.fds[i].second > highest ? spec.fds[i].second : highest;
+    for (int fd = 3; fd < highest; ++fd) {
+      bool placed = false;
+      for (std::size_t i = 0; i < n; ++i) placed = placed || spec.fds[i].second == fd;
+      if (!placed) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    syscall(SYS_close_range, static_cast<unsigned>(highest + 1), ~0U, CLOSE_RANGE_CLOEXEC);
     if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
       int e = errno;
       ssize_t ignored = ::write(err_w, &e, sizeof e);

@@ -29,6 +29,20 @@ SharedMemory::SharedMemory(std::uint64_t slot_capacity, std::uint32_t values, st
   core::shm_init_header(base_, geometry_);
 }
 
+bool SharedMemory::layout_intact() const {
+  core::ShmView view(base_, geometry_);
+  for (core::InputAreaHeader* a : {&view.base(), &view.current(), &view.best(), &view.splice()}) {
+    if (a->slot_capacity != geometry_.slot_capacity) return false;
+  }
+  const auto* h = static_cast<const core::ShmHeader*>(base_);
+  return h->magic == core::kShmMagic && h->version == core::kShmVersion &&
+         h->header_size == sizeof(core::ShmHeader) && h->total_size == geometry_.total_size &&
+         h->base_offset == geometry_.base_offset && h->current_offset == geometry_.current_offset &&
+         h->best_offset == geometry_.best_offset && h->splice_offset == geometry_.splice_offset &&
+         h->input_area_size == geometry_.input_area_size && h->mask_offset == geometry_.mask_offset &&
+         h->snapshot_offset == geometry_.snapshot_offset && h->counters_capacity == geometry_.counters_capacity;
+}
+
 SharedMemory::~SharedMemory() {
   if (base_ != nullptr && base_ != MAP_FAILED) munmap(base_, geometry_.total_size);
   if (fd_ >= 0) close(fd_);

@@ -19,8 +19,11 @@ class SharedMemory {
   SharedMemory& operator=(const SharedMemory&) = delete;
 
   int fd() const { return fd_; }
-  core::ShmView view() const { return core::ShmView(base_); }
+  core::ShmView view() const { return core::ShmView(base_, geometry_); }
   core::ShmHeader& header() const { return view().header(); }
+  // Puts the layout back as it was made (core::shm_restore_layout).
+  void restore_layout() { core::shm_restore_layout(base_, geometry_); }
+  bool layout_intact() const;
   std::uint64_t slot_capacity() const { return geometry_.slot_capacity; }
   // The size of each input area, from the coordinator's own geometry: what bounds the
   // values read back from an area, whatever a target may have scribbled in its header.

@@ -43,6 +43,10 @@ void Worker::close_pipes() {
 void Worker::start() {
   kill();
   close_pipes();
+  // Whatever the last worker's target wrote over the region: the layout as made, and no
+  // counter count until the new worker reports its own.
+  shm_->restore_layout();
+  shm_->header().counters_len = 0;
   lines_ = rpc::LineBuffer();
   output_.clear();
   killed_for_ = KilledFor::Nothing;
@@ -131,6 +135,26 @@ void Worker::read_output(int fd) {
 }
 
 CallOutcome Worker::call(const std::string& method, const nlohmann::json& params, milliseconds expected) {
+  auto start = Clock::now();
+  CallOutcome out = call_unchecked(method, params, expected);
+  if (!shm_->layout_intact()) {
+    out.layout_damaged = true;
+    shm_->restore_layout();
+  }
+  // The execution count comes from shared memory, which the target may have written over:
+  // no more than the call was allowed, nor than one execution per 10 ns of the call.
+  auto elapsed_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+  std::uint64_t plausible = elapsed_ns / 10 + 1;
+  if (params.is_object() && params.contains("limit") && params["limit"].is_number_unsigned() &&
+      params["limit"].get<std::uint64_t>() != 0) {
+    plausible = std::min(plausible, params["limit"].get<std::uint64_t>());
+  }
+  out.execs = std::min(out.execs, plausible);
+  return out;
+}
+
+CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::json& params,
+                                   milliseconds expected) {
   CallOutcome out;
   if (!process_.running()) {
     out.kind = CallOutcome::Kind::Died;
@@ -203,6 +227,14 @@ CallOutcome Worker::call(const std::string& method, const nlohmann::json& params
       }
     }
 
+    // Death is read from the process, not only from the pipe: a child the target forked
+    // holds the pipes open after the worker itself has died.
+    if (fds[0].revents == 0 && process_.poll_exit()) {
+      process_.kill_group();
+      read_output(out_r_);
+      return classify_death(CallOutcome::Kind::Died, "worker died: " + describe_status(process_.status()));
+    }
+
     // The watchdog: one input running too long, too much memory, a stuck worker.
     auto now = Clock::now();
     std::uint64_t count = hdr.exec_count.load(std::memory_order_relaxed);
@@ -240,7 +272,7 @@ CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& wh
   out.error = why;
   core::ShmHeader& hdr = shm_->header();
   out.execs = hdr.exec_count.load();
-  core::FailureRecord rec = hdr.failure;
+  core::FailureRecord rec = core::failure_from_worker(hdr.failure);
   auto phase = static_cast<core::Phase>(hdr.phase.load());
   int status = process_.status();
   auto set = [&](core::FailureKind k, const std::string& detail, const std::string& message) {

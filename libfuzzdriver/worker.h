@@ -42,6 +42,9 @@ struct CallOutcome {
   Kind kind = Kind::Ok;
   nlohmann::json result;
   std::string error;  // for Error, Died and ProtocolError: what happened, in a few words
+  // The shared memory's layout was not as the coordinator made it when the call ended: the
+  // target wrote over it (it is put back before anything else reads the region).
+  bool layout_damaged = false;
 
   // For Died and ProtocolError: whether the input executing at that moment caused it, and
   // how it failed. When the target broke the RPC channel somewhere during a call of many
@@ -85,6 +88,8 @@ class Worker {
   void close_pipes();
   void read_output(int fd);
   CallOutcome classify_death(CallOutcome::Kind kind, const std::string& why);
+  CallOutcome call_unchecked(const std::string& method, const nlohmann::json& params,
+                             std::chrono::milliseconds expected);
   enum class KilledFor { Nothing, Timeout, Memory, Stuck, Protocol };
 
   int index_;

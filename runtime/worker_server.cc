@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <chrono>
 #include <cstdio>
 #include <algorithm>
@@ -53,6 +54,7 @@ std::uint64_t monotonic_ns(clockid_t clock) {
 
 constexpr const char* kDamagedChannel =
     "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
+constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared memory";
 
 class WorkerServer {
  public:
@@ -64,6 +66,7 @@ class WorkerServer {
         mutator_(kDefaultMaxLen),
         words_(cmp_table(), base_cmps_) {
     mutator_.set_words(&words_);
+    std::memcpy(layout_, &hdr_, sizeof layout_);
     const auto& cov = coverage_registry();
     touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
     if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
@@ -169,6 +172,27 @@ class WorkerServer {
     _exit(rpc::kWorkerExitRpcLost);
   }
 
+  // Paranoid replays (the coordinator saw the channel or the shared memory damaged) check
+  // after every execution that neither was touched, so that the call stops at the input
+  // that did it. The input was put aside before it ran, since the damage may be to it.
+  void check_intact(const RpcGuard& guard) {
+    if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+    if (std::memcmp(layout_, &hdr_, sizeof layout_) == 0 &&
+        std::memcmp(aside_.data(), &shm_.current(), area_size_) == 0) {
+      return;
+    }
+    std::memcpy(&hdr_, layout_, sizeof layout_);
+    std::memcpy(&shm_.current(), aside_.data(), area_size_);
+    core::failure_clear(hdr_.failure);
+    hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
+    hdr_.failure.flags = core::kFailureExactInput;
+    core::failure_set(hdr_.failure.detail, "shm-corrupted");
+    core::failure_set(hdr_.failure.message, kDamagedMemory);
+    std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
+    std::fflush(stderr);
+    _exit(rpc::kWorkerExitRpcLost);
+  }
+
   // Checks that an input area holds values of the fuzz function's types.
   void check_area(const core::InputAreaHeader& a, const char* what) const {
     const auto& types = ex_.types();
@@ -200,6 +224,7 @@ class WorkerServer {
 
   // Runs what is in the `current` area, counts it, and scans the coverage it produced.
   RunResult run_current(FailureRecord* failure, std::uint64_t count, bool* fresh) {
+    if (!aside_.empty()) std::memcpy(aside_.data(), &shm_.current(), area_size_);
     prepare_args(shm_.current());
     hdr_.exec_count.store(count, std::memory_order_relaxed);
     // Comparisons are recorded while the target runs, not while the runtime itself (the
@@ -280,8 +305,12 @@ class WorkerServer {
     res.status = "ok";
     FailureRecord failure;
     std::uint64_t count = 0;
+    aside_.clear();
     std::optional<RpcGuard> guard;  // paranoid mode: a replay of a damaged call
-    if (p.paranoid) guard.emplace();
+    if (p.paranoid) {
+      guard.emplace();
+      aside_.resize(area_size_);
+    }
     // The base input runs once as it is: its comparisons guide this call's mutations
     // (input-to-state), and the coordinator learns its constants.
     base_cmps_.clear();
@@ -289,7 +318,7 @@ class WorkerServer {
       core::copy_input_area(shm_.base(), shm_.current());
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
-      if (guard && !guard->intact()) rpc_lost(kDamagedChannel, true);
+      if (guard) check_intact(*guard);
       if (r == RunResult::Fail) {
         hdr_.failure = failure;
         res.status = "failure";
@@ -313,7 +342,7 @@ class WorkerServer {
         if (!apply(c, shm_.current())) continue;
         bool fresh = false;
         RunResult r = run_current(&failure, ++count, &fresh);
-        if (guard && !guard->intact()) rpc_lost(kDamagedChannel, true);
+        if (guard) check_intact(*guard);
         if (r == RunResult::Fail) {
           hdr_.failure = failure;
           res.status = "failure";
@@ -341,9 +370,7 @@ class WorkerServer {
       mutator_.mutate(shm_.current(), splice, rng_);
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
-      if (guard && !guard->intact()) {
-        rpc_lost(kDamagedChannel, true);
-      }
+      if (guard) check_intact(*guard);
       if (r == RunResult::Fail) {
         hdr_.failure = failure;
         res.status = "failure";
@@ -382,8 +409,10 @@ class WorkerServer {
     RunResult r;
     {
       RpcGuard guard;
+      aside_.resize(area_size_);  // one execution: check it as a paranoid call does
       r = run_current(&failure, 1, &fresh);
-      if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+      check_intact(guard);
+      aside_.clear();
     }
     rpc::ExecResult res;
     res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
@@ -484,6 +513,9 @@ class WorkerServer {
   std::vector<core::CounterScanner::Touched> touched_;
   std::size_t touched_count_ = 0;
   FdIdentity in_id_, out_id_;
+  // The header's layout fields (magic to counters_capacity), as the coordinator wrote them.
+  std::uint8_t layout_[offsetof(core::ShmHeader, counters_len)];
+  std::vector<std::uint8_t> aside_;  // paranoid calls: the input about to run
 };
 
 core::ShmView map_shared_memory() {

@@ -70,6 +70,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Kind{"oom", "failure_kinds", "over the 300 MB limit", {"--rss-limit-mb", "300"}},
                       Kind{"close_rpc", "failure_kinds", "RPC descriptors"},
                       Kind{"garbage_rpc", "failure_kinds", "RPC descriptors"},
+                      Kind{"scribble_shm", "failure_kinds", "wrote over cfuzz's shared memory"},
+                      // The crash must be seen when the worker dies, not as a 20 s timeout because a
+                      // forked child keeps the pipes open.
+                      Kind{"fork_abort", "failure_kinds", "deadly signal SIGABRT", {"--timeout", "20s"}},
                       Kind{"segv", "failure_kinds_asan", "AddressSanitizer: SEGV"},
                       Kind{"asan", "failure_kinds_asan", "AddressSanitizer: heap-buffer-overflow"},
                       Kind{"ubsan", "failure_kinds_asan", "UndefinedBehaviorSanitizer: signed-integer-overflow"},

@@ -2,12 +2,14 @@
 // input whose first byte is 'X' triggers it (the seed "hello" is one byte away).
 #include <cfuzz/cfuzz.h>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cassert>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <span>
@@ -33,6 +35,19 @@ __attribute__((noinline)) int recurse(int n) {
 }
 
 int shared_counter;
+
+// Whether this process is a cfuzz worker (started with --cfuzz-worker=...).
+bool in_worker() {
+  char cmdline[4096] = {};
+  FILE* f = std::fopen("/proc/self/cmdline", "r");
+  if (f == nullptr) return false;
+  std::size_t n = std::fread(cmdline, 1, sizeof cmdline - 1, f);
+  std::fclose(f);
+  for (std::size_t i = 0; i < n; i += std::strlen(cmdline + i) + 1) {
+    if (std::strncmp(cmdline + i, "--cfuzz-worker", 14) == 0) return true;
+  }
+  return false;
+}
 
 void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
   const std::string& k = kind();
@@ -77,6 +92,34 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
     ssize_t n = write(4, "garbage!\n", 9);
     (void)n;
   }
+  if (k == "scribble_shm") {
+    // A wild write over cfuzz's shared memory (found in /proc/self/maps). A seed run has
+    // none, and aborts instead, so that the saved input still fails there.
+    bool wrote = false;
+    if (FILE* maps = std::fopen("/proc/self/maps", "r")) {
+      char line[512];
+      while (std::fgets(line, sizeof line, maps) != nullptr) {
+        unsigned long lo = 0, hi = 0;
+        if (std::strstr(line, "memfd:cfuzz-worker") != nullptr && std::sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
+          std::memset(reinterpret_cast<void*>(lo), 0xa5, hi - lo);
+          wrote = true;
+        }
+      }
+      std::fclose(maps);
+    }
+    if (!wrote) std::abort();
+  }
+  if (k == "fork_abort") {
+    // A child that outlives the worker and holds its pipes open; the worker itself aborts.
+    // (Only in a worker: a seed run's child exits at once.)
+    if (fork() == 0) {
+      close(1);
+      close(2);
+      if (in_worker()) sleep(30);  // keep the worker's pipes open
+      _exit(0);
+    }
+    std::abort();
+  }
   if (k == "asan") {
     auto* p = static_cast<char*>(std::malloc(d.size()));
     std::memcpy(p, d.data(), d.size());
@@ -102,6 +145,8 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
 CFUZZ_TEST(FuzzFailure, f) {
   f.add(std::vector<std::uint8_t>{'h', 'e', 'l', 'l', 'o'});
   f.fuzz([](cfuzz::T& t, std::span<const std::uint8_t> d) {
+    // A descriptor the test opened before starting cfuzz must not reach the worker.
+    if (kind() == "inherited_fd" && fcntl(9, F_GETFD) != -1) std::abort();
     if (!d.empty() && d[0] == 'X') fail(t, d);
     // "two": a second, different failure on 'Y', for --keepfuzzing.
     if (!d.empty() && d[0] == 'Y' && kind() == "two") std::abort();
