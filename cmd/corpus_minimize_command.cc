@@ -20,10 +20,12 @@ void add_corpus_minimize_command(CLI::App& corpus, int& exit_code) {
   sub->add_flag("--raw", o->raw,
                 "The inputs are raw files (an AFL or libFuzzer corpus) for a fuzz test taking one []byte or "
                 "string; the kept entries are written raw too");
-  sub->add_option("--parallel,-p", o->parallel, "Number of worker processes (default: number of CPUs)");
+  sub->add_option("--parallel,-p", o->parallel, "Number of worker processes, at most 1024 (default: number of CPUs)")
+      ->check(kWorkersRange);
   sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
       ->capture_default_str();
   sub->add_option("--rss-limit-mb", o->rss_limit_mb, "Memory limit of a worker in MiB (0: none)")
+      ->check(kRssLimitRange)
       ->capture_default_str();
   sub->add_flag("--json", o->json, "Print the result as JSON lines");
   sub->callback([o, timeout, &exit_code] {

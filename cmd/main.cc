@@ -4,11 +4,17 @@
 #include <exception>
 
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include "cmd/subcommands.h"
 
 int main(int argc, char** argv) {
+  // Diagnostics go to standard error: standard output carries results (and, with --json,
+  // nothing but JSON lines).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("cfuzz"));
   CLI::App app{"cfuzz: coverage-guided fuzzing for C and C++, in the manner of go test -fuzz"};
+  app.set_version_flag("--version", "cfuzz " CFUZZ_VERSION);
   app.require_subcommand(1);
   int exit_code = 0;
   cfuzz::cmd::add_run_command(app, exit_code);

@@ -25,6 +25,7 @@ void add_minimize_command(CLI::App& app, int& exit_code) {
   sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
       ->capture_default_str();
   sub->add_option("--rss-limit-mb", o->rss_limit_mb, "Memory limit of the worker in MiB (0: none)")
+      ->check(kRssLimitRange)
       ->capture_default_str();
   sub->add_flag("--json", o->json, "Print progress and the result as JSON lines");
   sub->callback([o, budget, timeout, &exit_code] {

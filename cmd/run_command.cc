@@ -26,16 +26,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_option("--fuzzminimizetime", *minimize_time,
                   "Time (or executions, Nx) spent minimizing a failing input; 0 disables")
       ->capture_default_str();
-  sub->add_option("--parallel,-p", opts->parallel, "Number of worker processes (default: number of CPUs)")
-      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--parallel,-p", opts->parallel,
+                  "Number of worker processes, at most 1024 (default: number of CPUs)")
+      ->check(kWorkersRange);
   sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
       ->capture_default_str();
   sub->add_option("--rss-limit-mb", opts->rss_limit_mb,
                   "Memory limit of a worker in MiB; past it, the input is a failure (0: none)")
+      ->check(kRssLimitRange)
       ->capture_default_str();
   sub->add_option("--max-len", opts->max_len,
-                  "Longest []byte or string value the mutator produces (default: 4096, or the "
-                  "largest seed value, up to 1 MiB)");
+                  "Longest []byte or string value the mutator produces, at most 64 MiB (default: "
+                  "4096, or the largest seed value, up to 1 MiB)")
+      ->check(kMaxLenRange);
   auto* seed_opt = sub->add_option("--seed", *seed,
                                    "Seed of the random generator: with the same seed, corpus and one "
                                    "worker, a run repeats itself exactly");

@@ -191,7 +191,14 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
       granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
       limits.execs = granted;
     }
-    MinimizeOutcome mo = minimize_failure(w, input, failure, limits);
+    MinimizeOutcome mo;
+    try {
+      mo = minimize_failure(w, input, failure, limits);
+    } catch (const core::CorruptInput&) {
+      // The target wrote over shared memory while a candidate ran: keep the input as found.
+      w.kill();
+      mo.best = input;
+    }
     if (opts_.fuzztime.count) settle(granted, mo.execs);
     best = mo.best;
     std::uint64_t before = core::entry_size(input), after = core::entry_size(best);
@@ -204,12 +211,23 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   // (Not after an interrupt: the user wants out, and the input is saved either way.)
   if (w.running()) w.stop();
   Reproduction rep;
-  if (!interrupted_.load()) rep = reproduce(w, best);
+  if (!interrupted_.load()) {
+    try {
+      rep = reproduce(w, best);
+    } catch (const core::CorruptInput&) {
+      w.kill();
+      rep = Reproduction{};
+    }
+  }
   if (rep.ran && core::same_failure(rep.failure, failure)) {
     r.failure = rep.failure;
     r.output = rep.output;
   } else if (!interrupted_.load() && !corpus::same_entry(best, input)) {
-    spdlog::warn("the minimized input did not fail again; saving the original");
+    // What is saved and what the report says must agree: the original, as it was found.
+    reporter_.warning("the minimized input did not fail again; saving the original");
+    r.minimized = "not minimized: the " + std::to_string(core::entry_size(best)) +
+                  "-byte result did not fail again, so the original " + std::to_string(core::entry_size(input)) +
+                  " bytes are saved";
     best = input;
   }
   if (r.failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {

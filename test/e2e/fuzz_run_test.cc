@@ -62,6 +62,16 @@ TEST_F(FuzzRun, FindsSevenNestedByteChecksAndTheSavedInputReproduces) {
   }
 }
 
+TEST_F(FuzzRun, WorkersDoNotInheritTheCoordinatorsOtherDescriptors) {
+  // fd 9 is open (not close-on-exec) in cfuzz, as a shell or a CI runner may leave one; the
+  // target aborts on any input if it sees it.
+  used_.insert("failure_kinds");
+  std::string cmd = "exec 9</dev/null; exec " + cfuzz() + " run " + target("failure_kinds") + " --cachedir " +
+                    (dir / "cache").string() + " --parallel 1 --fuzztime 2000x";
+  auto r = run({"/bin/bash", "-c", cmd}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=inherited_fd"}});
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+}
+
 TEST_F(FuzzRun, NxRunsExactlyNExecutions) {
   for (int parallel : {1, 2}) {
     fs::path count = dir / ("count" + std::to_string(parallel));
@@ -234,6 +244,12 @@ TEST_F(FuzzRun, MultiValueEntryBugIsFoundAndMinimizedInEveryValue) {
   EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.out;
 }
 
+TEST(Cli, VersionFlagPrintsTheVersion) {
+  auto r = run({cfuzz(), "--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_EQ(r.out.rfind("cfuzz 0.", 0), 0u) << r.all();
+}
+
 TEST(FuzzRunErrors, SetupErrorsExitTwoWithAClearMessage) {
   TempDir dir;
   struct Case {
@@ -251,6 +267,13 @@ TEST(FuzzRunErrors, SetupErrorsExitTwoWithAClearMessage) {
       {{"run", target("nested_word"), "--fuzztime", "0x"}, "--fuzztime 0x: must be more than zero"},
       {{"run", target("nested_word"), "--timeout", "fast"}, "--timeout fast"},
       {{"run"}, "target is required"},
+      // Numbers out of range are refused before any conversion can wrap them.
+      {{"run", target("nested_word"), "--max-len", "99999999999"}, "--max-len: Value 99999999999 not in range"},
+      {{"run", target("nested_word"), "--rss-limit-mb", "-5"}, "--rss-limit-mb: Value -5 not in range"},
+      {{"run", target("nested_word"), "-p", "100000"}, "--parallel: Value 100000 not in range 0 to 1024"},
+      {{"run", target("nested_word"), "--parallel", "-1"}, "--parallel: Value -1 not in range 0 to 1024"},
+      {{"minimize", target("nested_word"), "--target", target("nested_word"), "--rss-limit-mb", "-1"},
+       "--rss-limit-mb: Value -1 not in range"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv{cfuzz()};
