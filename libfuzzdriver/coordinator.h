@@ -83,7 +83,11 @@ class Coordinator {
   void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
                            const CallOutcome& r);
   static CallOutcome damaged_call(const CallOutcome& r, const std::string& why);
-  std::string write_failing_input(const corpus::Entry& input, std::string* rerun);
+  // Writes the input under SRCDIR/testdata/fuzz/<test>/; returns the path to show.
+  std::string write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun);
+  // Saves the failing input of report `r` under testdata/, or in the fallback tree with
+  // the input printed in the report (findings.cc).
+  void save_failing_input(const corpus::Entry& input, FailureReport* r);
 
   RunOptions opts_;
   TargetInfo target_;

@@ -9,6 +9,7 @@
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
+#include "libfuzzdriver/base64.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/coordinator.h"
@@ -131,19 +132,45 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
 }
 
-std::string Coordinator::write_failing_input(const corpus::Entry& input, std::string* rerun) {
-  std::string dir = target_.srcdir + "/testdata/fuzz/" + test_.name;
+std::string Coordinator::write_failing_input(const corpus::Entry& input, const std::string& srcdir,
+                                             std::string* rerun) {
+  std::string dir = srcdir + "/testdata/fuzz/" + test_.name;
   std::string text = corpus::encode(input);
   std::string name = content_name(text);
   make_directories(dir);
   fs::path path = fs::path(dir) / name;
   write_file_atomic(path, text);
   *rerun = opts_.target + " --run " + test_.name + "/" + name;
-  if (!opts_.srcdir.empty()) *rerun += " --srcdir " + opts_.srcdir;
+  if (srcdir != target_.srcdir) {
+    *rerun += " --srcdir " + srcdir;
+  } else if (!opts_.srcdir.empty()) {
+    *rerun += " --srcdir " + opts_.srcdir;
+  }
   std::error_code ec;
   fs::path shown = fs::proximate(path, ec);
   if (ec || shown.string().starts_with("../..")) shown = path;
   return shown.string();
+}
+
+void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
+  // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the
+  // way), it goes to a fallback tree beside the cache, laid out like a source directory so
+  // that the re-run command works, and the input itself is printed in the report.
+  try {
+    r->written_to = write_failing_input(input, target_.srcdir, &r->rerun);
+    return;
+  } catch (const std::exception& e) {
+    r->write_error = e.what();
+  }
+  std::string text = corpus::encode(input);
+  r->input_v1 = text;
+  r->input_base64 = base64_encode(text);
+  std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
+  try {
+    r->written_to = write_failing_input(input, fallback, &r->rerun);
+  } catch (const std::exception& e) {
+    r->write_error += "; and not under " + fallback + " either: " + e.what();
+  }
 }
 
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
@@ -233,9 +260,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   if (r.failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {
     r.stack = symbolize_site(target_.abs_path, r.failure.site);
   }
-  std::string rerun;
-  r.written_to = write_failing_input(best, &rerun);
-  r.rerun = rerun;
+  save_failing_input(best, &r);
   r.input_summary = input_summary(best);
   r.elapsed = Clock::now() - start_;
   {

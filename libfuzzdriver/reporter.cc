@@ -112,6 +112,11 @@ void Reporter::failure(const FailureReport& r) {
     if (!r.written_to.empty()) j["written_to"] = r.written_to;
     if (!r.rerun.empty()) j["rerun"] = r.rerun;
     if (!r.minimized.empty()) j["minimized"] = r.minimized;
+    if (!r.write_error.empty()) {
+      j["write_error"] = r.write_error;
+      j["input_v1"] = r.input_v1;
+      j["input_base64"] = r.input_base64;
+    }
     emit(j.dump() + "\n");
     return;
   }
@@ -132,6 +137,11 @@ void Reporter::failure(const FailureReport& r) {
   }
   if (!r.input_summary.empty()) text += "\n    Failing input: " + r.input_summary + "\n";
   if (!r.minimized.empty()) text += "    (" + r.minimized + ")\n";
+  if (!r.write_error.empty()) {
+    text += "\n    The failing input could not be saved under testdata: " + r.write_error + "\n";
+    text += "    The input, as a corpus file:\n" + indent(r.input_v1, "        ");
+    text += "    The same file in base64: " + r.input_base64 + "\n";
+  }
   if (!r.written_to.empty()) {
     text += "\n    Failing input written to " + r.written_to + "\n";
     text += "    To re-run:\n    " + r.rerun + "\n";

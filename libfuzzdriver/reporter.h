@@ -39,6 +39,11 @@ struct FailureReport {
   std::string written_to;     // path of the saved failing input
   std::string rerun;          // command that runs just that input
   std::string minimized;      // e.g. "minimized from 5000 to 4 bytes in 812 executions"
+  // When the input could not be saved under testdata/: why, and the input itself (v1 text
+  // and base64), so that it survives in the log; written_to is then the fallback, if any.
+  std::string write_error;
+  std::string input_v1;
+  std::string input_base64;
 };
 
 class Reporter {

@@ -86,5 +86,33 @@ INSTANTIATE_TEST_SUITE_P(
       return n;
     });
 
+TEST(FailureReport, AFindingThatCannotBeSavedUnderTestdataIsSavedElsewhereAndPrinted) {
+  TempDir dir;
+  std::vector<std::string> argv{cfuzz(), "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(),
+                                "--parallel", "1", "--fuzztime", "60s"};
+  std::vector<std::string> env{"CFUZZ_TEST_FAILURE=abort"};
+  auto first = run(argv, {.cwd = dir.str(), .env = env});
+  ASSERT_EQ(first.exit_code, 1) << first.all();
+  auto saved = files_in(dir / "testdata/fuzz/FuzzFailure");
+  ASSERT_EQ(saved.size(), 1u) << first.all();
+  // The same finding again, with a directory where its file must go.
+  fs::remove(saved[0]);
+  fs::create_directory(saved[0]);
+  auto r = run(argv, {.cwd = dir.str(), .env = env});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find("could not be saved under testdata"), std::string::npos) << r.all();
+  // go test fuzz v1\n[]byte("X")\n in base64.
+  EXPECT_NE(r.out.find("Z28gdGVzdCBmdXp6IHYxCltdYnl0ZSgiWCIpCg=="), std::string::npos) << r.all();
+  std::string written = line_after(r.out, "Failing input written to ");
+  ASSERT_FALSE(written.empty()) << r.all();
+  fs::path written_path = fs::path(written).is_absolute() ? fs::path(written) : dir / written;
+  EXPECT_EQ(read_file(written_path), "go test fuzz v1\n[]byte(\"X\")\n");
+  // The printed re-run command runs the fallback copy and fails on it.
+  auto rerun = run({"/bin/bash", "-c", "exec " + line_after(r.out, "To re-run:\n")},
+                   {.cwd = dir.str(), .env = env});
+  EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+}
+
 }  // namespace
 }  // namespace cfuzz::test
