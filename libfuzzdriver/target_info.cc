@@ -13,6 +13,7 @@
 
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
+#include "libfuzzdriver/libfuzzer_binary.h"
 #include "libfuzzdriver/process.h"
 
 namespace cfuzz::driver {
@@ -94,12 +95,17 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir,
   TargetInfo info;
   info.path = path;
   info.abs_path = fs::canonical(path, ec).string();
+  if (linked_with_libfuzzer(info.abs_path)) {
+    throw std::runtime_error(path + " is a libFuzzer binary (built with -fsanitize=fuzzer), not a cfuzz target; "
+                             "rebuild it with cfuzz-clang++ (or -fsanitize=fuzzer-no-link and the cfuzz runtime) "
+                             "in place of -fsanitize=fuzzer");
+  }
 
   auto [json_r, json_w] = make_pipe();
   auto [out_r, out_w] = make_pipe();
   SpawnSpec spec;
   spec.program = info.abs_path;
-  spec.args = {"--cfuzz-describe"};
+  spec.args = {core::rpc::kDescribeFlag};
   if (!srcdir.empty()) spec.args.push_back("--srcdir=" + srcdir);
   spec.env = env;
   spec.fds = {{json_w, core::rpc::kRequestFd}, {out_w, 1}, {out_w, 2}};
@@ -117,7 +123,9 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir,
   close(out_w);
   std::string json_text, output;
   try {
-    collect(p, json_r, out_r, &json_text, &output, std::chrono::seconds(120));
+    // Describing takes the target's start-up and its test bodies, nothing more: a program
+    // that is still busy after this long is doing something else (fuzzing, waiting).
+    collect(p, json_r, out_r, &json_text, &output, std::chrono::seconds(20));
   } catch (const std::runtime_error& e) {
     close(json_r);
     close(out_r);

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/rpc.h"
 #include "runtime/describe.h"
 #include "runtime/registry.h"
 #include "runtime/standalone_runner.h"
@@ -72,7 +73,7 @@ Args parse(int argc, char** argv) {
     } else if (flag_value(argc, argv, i, "--run", &a.run_pattern) ||
                flag_value(argc, argv, i, "-run", &a.run_pattern)) {
     } else if (flag_value(argc, argv, i, "--srcdir", &a.standalone.srcdir)) {
-    } else if (arg == "--cfuzz-describe") {
+    } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
     } else if (flag_value(argc, argv, i, "--cfuzz-worker", &a.worker_test)) {
     } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('=') != std::string_view::npos) {

@@ -244,6 +244,18 @@ TEST_F(FuzzRun, MultiValueEntryBugIsFoundAndMinimizedInEveryValue) {
   EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.out;
 }
 
+TEST(FuzzRunErrors, APlainLibFuzzerBinaryIsRefusedWithoutRunningIt) {
+  if (!fs::exists(target("plain_libfuzzer"))) GTEST_SKIP() << "clang cannot link -fsanitize=fuzzer here";
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("plain_libfuzzer"), "--fuzztime", "1s"}, {.cwd = dir.str()});
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.err.find("is a libFuzzer binary"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rebuild it with cfuzz-clang++"), std::string::npos) << r.err;
+  // It never ran: no libFuzzer output, and nothing left in the working directory.
+  EXPECT_EQ(r.all().find("INFO: Seed"), std::string::npos) << r.all();
+  EXPECT_TRUE(files_in(dir.path()).empty());
+}
+
 TEST(Cli, VersionFlagPrintsTheVersion) {
   auto r = run({cfuzz(), "--version"});
   EXPECT_EQ(r.exit_code, 0) << r.all();
