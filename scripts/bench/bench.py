@@ -64,7 +64,7 @@ DEFAULT_SEED_INPUT = b"0"
 MODES = {
     # runs, seconds per execs/sec run, puzzle cap, parser-bug runs and cap, coverage runs and time
     "quick": dict(exec_runs=1, exec_secs=3, puzzle_runs=3, puzzle_cap=5, bug_runs=1, bug_cap=25,
-                  cov_runs=1, cov_secs=12, deep_runs=1, deep_cap=30),
+                  cov_runs=1, cov_secs=12, deep_runs=3, deep_cap=30),
     "full": dict(exec_runs=5, exec_secs=10, puzzle_runs=5, puzzle_cap=30, bug_runs=3, bug_cap=150,
                  cov_runs=3, cov_secs=60, deep_runs=3, deep_cap=120),
 }
