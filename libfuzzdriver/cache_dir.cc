@@ -1,9 +1,15 @@
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
 
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
+#include <string_view>
 
 #include <xxhash.h>
 
@@ -21,7 +27,22 @@ std::string default_cache_root() {
     return std::string(x) + "/cfuzz";
   }
   if (const char* h = std::getenv("HOME"); h != nullptr && h[0] != '\0') return std::string(h) + "/.cache/cfuzz";
-  return (fs::temp_directory_path() / "cfuzz-cache").string();
+  // No $HOME (a service, `env -i`): the user's home from the password database.
+  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr && pw->pw_dir[0] != '\0' &&
+                                             std::string_view(pw->pw_dir) != "/") {
+    return std::string(pw->pw_dir) + "/.cache/cfuzz";
+  }
+  // No home at all: a private directory of this user's in the temporary directory. A shared,
+  // predictable name would let another user plant or read corpus files; one that exists
+  // and is not this user's own is refused.
+  fs::path dir = fs::temp_directory_path() / ("cfuzz-cache-" + std::to_string(getuid()));
+  ::mkdir(dir.c_str(), 0700);
+  struct stat st;
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+    throw std::runtime_error("cache directory " + dir.string() +
+                             " is not a private directory of this user's; set --cachedir or CFUZZ_CACHE");
+  }
+  return dir.string();
 }
 
 std::string target_cache_dir(const std::string& cachedir_flag, const std::string& target_abs_path) {

@@ -99,10 +99,11 @@ void Coordinator::load_corpus() {
   for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
     add("seed#" + std::to_string(i), Origin::Seed, test_.seeds[i]);
   }
-  // Committed corpus files must be well-formed: a bad one is an error, as in a seed run.
+  // Committed corpus files must be well-formed: a bad one is an error, as in a seed run
+  // (and so is something other than a directory in the corpus directory's place).
   std::string testdata = target_.srcdir + "/testdata/fuzz/" + test_.name;
   std::error_code ec;
-  if (std::filesystem::is_directory(testdata, ec)) {
+  if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) {
     for (const auto& path : corpus::list_corpus_files(testdata)) {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, test_.types, path.string());

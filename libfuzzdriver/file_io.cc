@@ -70,8 +70,16 @@ int write_all(int fd, std::string_view data) {
 }  // namespace
 
 std::string read_file_bytes(const std::filesystem::path& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; such files are
+  // refused below, and regular files ignore the flag.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) fail("read", path, errno);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) fail("read", path, errno);
+  if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    throw FileError("cannot read " + path.string() + ": not a regular file");
+  }
+  ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
   std::string data;
   char buf[1 << 16];
   for (;;) {

@@ -142,5 +142,22 @@ TEST(FailureRecord, SettersTruncateAndTerminateWithinTheField) {
   EXPECT_STREQ(r.site, "ab");
 }
 
+// A record from shared memory may be anything a target wrote there.
+TEST(FailureRecord, ARecordFromAWorkerIsMadeSafeToRead) {
+  FailureRecord shared;
+  std::memset(&shared, 'A', sizeof shared);  // no terminator anywhere
+  shared.kind = 12345;
+  FailureRecord r = failure_from_worker(shared);
+  EXPECT_EQ(r.kind, static_cast<std::uint32_t>(FailureKind::RpcCorrupted));
+  EXPECT_STREQ(r.detail, "shm-corrupted");
+  shared.kind = static_cast<std::uint32_t>(FailureKind::Signal);
+  shared.detail[3] = '\x1b';  // a terminal escape
+  r = failure_from_worker(shared);
+  EXPECT_EQ(std::strlen(r.detail), sizeof r.detail - 1);
+  EXPECT_EQ(std::strlen(r.message), sizeof r.message - 1);
+  EXPECT_EQ(r.detail[3], '?');
+  EXPECT_FALSE(failure_summary(r).empty());
+}
+
 }  // namespace
 }  // namespace cfuzz::core

@@ -81,5 +81,15 @@ TEST(InputArea, LoadRefusesAValueLongerThanTheRealSlotEvenIfTheCapacityWasScribb
   EXPECT_THROW(store_entry(a.header(), Entry{corpus::Bytes(1000, 1)}, a.size()), std::length_error);
 }
 
+// A scribbled capacity puts the second slot outside the area even when every length is
+// small: the slot offsets themselves must be checked (this read crashed the coordinator).
+TEST(InputArea, LoadRefusesSlotsThatWouldLieOutsideTheArea) {
+  HeapArea a = area_with(Entry{bytes_of("abc"), bytes_of("de")}, 16);
+  a.header().slot_capacity = std::uint64_t{1} << 40;
+  a.header().slots[0].len = 1;
+  a.header().slots[1].len = 1;
+  EXPECT_THROW(load_entry(a.header(), a.size()), CorruptInput);
+}
+
 }  // namespace
 }  // namespace cfuzz::core

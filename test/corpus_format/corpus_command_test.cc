@@ -1,4 +1,6 @@
 // `cfuzz corpus ...`: the real binary, run in temporary directories.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <random>
 #include <string>
@@ -114,6 +116,18 @@ TEST(CorpusCommand, ShowPrintsEachValueWithItsType) {
                        "  0: []byte \"ab\\xff\" (3 bytes)\n"
                        "  1: int64 -3\n"
                        "  2: float64 NaN (bits 0x7ff8000000000001)\n");
+}
+
+TEST(CorpusCommand, ShowAndFmtRefuseAFifoInsteadOfWaitingOnIt) {
+  TempDir dir;
+  const fs::path fifo = dir.path() / "pipe";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"corpus", "show", fifo.string()},
+                                        std::vector<std::string>{"corpus", "fmt", "--check", fifo.string()}}) {
+    const CommandResult r = cfuzz(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(fifo.string() + ": not a regular file"), std::string::npos) << r.err;
+  }
 }
 
 TEST(CorpusCommand, FmtCheckExitsOneNamingNonCanonicalFilesAndZeroAfterFmt) {

@@ -256,6 +256,18 @@ TEST(FuzzRunErrors, APlainLibFuzzerBinaryIsRefusedWithoutRunningIt) {
   EXPECT_TRUE(files_in(dir.path()).empty());
 }
 
+TEST(FuzzRunErrors, ACorpusPathThatIsAFileIsAnErrorAsInTheSeedRun) {
+  TempDir dir;
+  fs::create_directories(dir / "testdata/fuzz");
+  write_file(dir / "testdata/fuzz/FuzzFailure", "not a directory\n");
+  auto seeds = run({target("failure_kinds")}, {.cwd = dir.str()});
+  EXPECT_EQ(seeds.exit_code, 2) << seeds.all();
+  auto r = run({cfuzz(), "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(), "--fuzztime", "10x"},
+               {.cwd = dir.str()});
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.err.find("testdata/fuzz/FuzzFailure"), std::string::npos) << r.err;
+}
+
 TEST(Cli, VersionFlagPrintsTheVersion) {
   auto r = run({cfuzz(), "--version"});
   EXPECT_EQ(r.exit_code, 0) << r.all();
