@@ -40,6 +40,16 @@ std::string show(std::string_view text) {
   return go_quote_short(text, kMax);
 }
 
+// An identifier as messages show it: it may be as long as the line, so it is cut short
+// (at a character boundary).
+std::string shown_name(std::string_view name) {
+  constexpr std::size_t kMaxShownName = 40;
+  if (name.size() <= kMaxShownName) return std::string(name);
+  std::size_t cut = kMaxShownName;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(name.substr(0, cut)) + "...";
+}
+
 std::string describe(const Token* t) {
   if (t == nullptr) return "end of line";
   switch (t->kind) {
@@ -134,7 +144,7 @@ class LineParser {
       i = 3;
     } else if (is(0, TokenKind::Ident) && is(1, TokenKind::Period)) {
       if (!is(2, TokenKind::Ident)) {
-        return fail_parse("expected a function name after '" + std::string(tokens_[0].text) +
+        return fail_parse("expected a function name after '" + shown_name(tokens_[0].text) +
                           ".', found " + describe(at(2)));
       }
       call->fun = Call::Fun::Selector;
@@ -150,6 +160,7 @@ class LineParser {
                         describe(at(0)));
     }
     for (std::size_t k = 0; k < i; ++k) call->spelled += tokens_[k].text;
+    call->spelled = shown_name(call->spelled);
     const std::string& fun = call->spelled;
 
     if (!is(i, TokenKind::LParen)) {

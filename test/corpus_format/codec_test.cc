@@ -446,6 +446,21 @@ TEST(Errors, MessagesStayOnOneLineWhateverTheInput) {
   EXPECT_LT(message.size(), 400u);
 }
 
+TEST(Errors, ALongIdentifierIsShownCutShort) {
+  // Found by fuzzing the decoder under cfuzz: the type name was repeated in full.
+  for (const std::string& tail : {std::string(""), std::string("."), std::string("(")}) {
+    const std::string message = decode_error(v1(std::string(2000, 'P') + tail + "\n"));
+    EXPECT_NE(message, "");
+    EXPECT_LT(message.size(), 400u) << message;
+  }
+  // Cut at a character boundary: no half of a two-byte letter.
+  std::string letters = "P";
+  for (int i = 0; i < 1000; ++i) letters += "\xc3\xa9";  // é
+  const std::string message = decode_error(v1(letters + "\n"));
+  EXPECT_LT(message.size(), 400u) << message;
+  EXPECT_EQ(message.find("\xc3..."), std::string::npos) << message;
+}
+
 // ---- encode ----
 
 TEST(Encode, WritesEachTypeTheWayGoDoes) {
