@@ -1,6 +1,8 @@
 #include "libfuzzdriver/symbolizer.h"
 
 #include <filesystem>
+
+#include <unistd.h>
 #include <sstream>
 
 #include "libfuzzdriver/process.h"
@@ -14,6 +16,11 @@ std::vector<std::string> symbolize_site(const std::string& target_abs_path, cons
   std::vector<std::string> lines = words;
   std::string tool = find_in_path("llvm-symbolizer");
   if (tool.empty()) tool = find_in_path("llvm-symbolizer-14");
+  // Debian keeps it under /usr/lib/llvm-N/bin when only clang's own packages are installed.
+  for (int version = 20; tool.empty() && version >= 11; --version) {
+    std::string candidate = "/usr/lib/llvm-" + std::to_string(version) + "/bin/llvm-symbolizer";
+    if (access(candidate.c_str(), X_OK) == 0) tool = candidate;
+  }
   if (tool.empty() || words.empty()) return lines;
 
   std::string module = std::filesystem::path(target_abs_path).filename().string() + "+";

@@ -2,6 +2,7 @@
 // the one byte that matters, even when the failure kills the worker), and the saved file
 // reproduces the failure in a plain seed run.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "test/support/test_support.h"
 
@@ -85,6 +86,17 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+TEST(FailureReport, ACrashIsSymbolizedEvenWithoutLlvmSymbolizerOnThePath) {
+  if (access("/usr/lib/llvm-14/bin/llvm-symbolizer", X_OK) != 0) GTEST_SKIP() << "no llvm-14 here";
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                "--fuzztime", "60s"},
+               {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=segv", "PATH=/nonexistent"}});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("at fail "), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find("failure_kinds.cc:"), std::string::npos) << r.all();
+}
 
 TEST(FailureReport, AFindingThatCannotBeSavedUnderTestdataIsSavedElsewhereAndPrinted) {
   TempDir dir;
