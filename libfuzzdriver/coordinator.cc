@@ -211,15 +211,6 @@ void Coordinator::supervise() {
     }
     auto now = Clock::now();
     if (opts_.fuzztime.time && now - start_ >= *opts_.fuzztime.time) request_stop();
-    bool announce = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (baseline_finished_ && !baseline_announced_) {
-        baseline_announced_ = true;
-        announce = true;
-      }
-    }
-    if (announce) reporter_.fuzzing_started(now - start_, baseline_total_, parallel_);
     if (now >= next_line) {
       Progress p = progress_now(now - start_);
       double secs = std::chrono::duration<double>(now - last_time).count();
@@ -249,8 +240,12 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   std::lock_guard<std::mutex> lock(mu_);
   p.execs = execs_done_;
   // Executions of calls still running, read live from shared memory.
+  // (A count a target wrote over is bounded: no more than one execution per 10 ns of the run.)
+  auto plausible = static_cast<std::uint64_t>(elapsed.count()) / 10 + 1;
   for (std::size_t i = 0; i < workers_.size(); ++i) {
-    if (in_fuzz_call_[i].load()) p.execs += workers_[i]->shm().header().exec_count.load(std::memory_order_relaxed);
+    if (in_fuzz_call_[i].load()) {
+      p.execs += std::min(plausible, workers_[i]->shm().header().exec_count.load(std::memory_order_relaxed));
+    }
   }
   p.new_interesting = new_interesting_;
   p.total = corpus_.size();
@@ -329,6 +324,9 @@ Coordinator::Job Coordinator::next_job() {
         reporter_.warning("starting with empty corpus");
         lock.lock();
       }
+      // Said before the first fuzz job goes out, with the lock held, so that no failure
+      // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
+      reporter_.fuzzing_started(Clock::now() - start_, baseline_total_, parallel_);
       cv_.notify_all();
     }
     if (baseline_finished_) {

@@ -110,7 +110,6 @@ class Coordinator {
   std::size_t baseline_total_ = 0, baseline_next_ = 0, baseline_done_ = 0;
   std::vector<std::size_t> baseline_retry_;
   bool baseline_finished_ = false;
-  bool baseline_announced_ = false;
   std::uint64_t execs_done_ = 0, execs_reserved_ = 0;
   std::uint64_t new_interesting_ = 0;
   bool stop_ = false;            // no new jobs; threads finish and exit

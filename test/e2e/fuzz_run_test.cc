@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -70,6 +71,23 @@ TEST_F(FuzzRun, WorkersDoNotInheritTheCoordinatorsOtherDescriptors) {
                     (dir / "cache").string() + " --parallel 1 --fuzztime 2000x";
   auto r = run({"/bin/bash", "-c", cmd}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=inherited_fd"}});
   EXPECT_EQ(r.exit_code, 0) << r.all();
+}
+
+TEST_F(FuzzRun, JsonOutputIsJsonOnlyAndFuzzingIsAnnouncedBeforeAFailure) {
+  // 'X' is one mutation away from the seed: the failure comes within the first fuzz calls.
+  auto r = fuzz("failure_kinds", {"--parallel", "1", "--fuzztime", "60s", "--json"}, {"CFUZZ_TEST_FAILURE=abort"});
+  ASSERT_EQ(r.exit_code, 1) << r.all();
+  std::vector<std::string> events;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << "not JSON: " << line;
+    events.push_back(j["event"].get<std::string>());
+  }
+  auto fuzzing = std::find(events.begin(), events.end(), "fuzzing");
+  auto failure = std::find(events.begin(), events.end(), "failure");
+  ASSERT_NE(failure, events.end()) << r.out;
+  EXPECT_LT(fuzzing - events.begin(), failure - events.begin()) << r.out;
 }
 
 TEST_F(FuzzRun, NxRunsExactlyNExecutions) {
