@@ -22,7 +22,7 @@ cd "$work"
 
 echo
 echo "== Building the example with cfuzz-clang++ (AddressSanitizer + UBSan)"
-CFUZZ_SANITIZE=address,undefined "$root/build/bin/cfuzz-clang++" -g -O1 config.cc fuzz_config.cc -o fuzz_config
+CFUZZ_SANITIZE=address,undefined "$root/build/bin/cfuzz-clang++" -std=c++20 -g -O1 config.cc fuzz_config.cc -o fuzz_config
 
 echo
 echo "== The seeds pass (./fuzz_config runs them like go test)"

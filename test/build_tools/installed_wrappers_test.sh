@@ -8,7 +8,7 @@ need_file "$prefix/bin/cfuzz-clang++" "the installed cfuzz-clang++"
 cd "$work"
 
 step "installed cfuzz-clang++ builds a cfuzz test (cfuzz.h from the prefix)"
-expect 0 "$prefix/bin/cfuzz-clang++" -g -O1 "$examples/typed/money.cc" \
+expect 0 "$prefix/bin/cfuzz-clang++" -std=c++20 -g -O1 "$examples/typed/money.cc" \
   "$examples/typed/fuzz_money.cc" -o fuzz_money
 expect 0 ./fuzz_money --run FuzzFromDouble -v
 contains "--- PASS: FuzzFromDouble/seed#1" "$last"

@@ -1,5 +1,6 @@
-# cfuzz-clang compiles C as C (no C++ flags) with SanitizerCoverage, and cfuzz-clang++
-# answers --version like the compiler it wraps.
+# cfuzz-clang compiles C as C (no C++ flags) with SanitizerCoverage; cfuzz-clang++ answers
+# --version like the compiler it wraps, keeps the compiler's default language standard, and
+# adds no debug info of its own to a target.
 # Usage: wrapper_basics_test.sh <bin dir holding cfuzz-clang and cfuzz-clang++>
 source "$(dirname "$0")/lib.sh"
 bin=$1
@@ -30,5 +31,27 @@ contains "U __sanitizer_cov_8bit_counters_init" "$work/plain.nm"
 contains "U __sanitizer_cov_pcs_init" "$work/plain.nm"
 # -O1 keeps the comparison with a constant: comparison tracing is on as well.
 contains "__sanitizer_cov_trace_const_cmp4" "$work/plain.nm"
+
+step "cfuzz-clang++ keeps the compiler's default C++ standard"
+default_std=$(clang++ -x c++ -E -dM /dev/null | grep '#define __cplusplus ')
+wrapped_std=$("$bin/cfuzz-clang++" -x c++ -E -dM /dev/null | grep '#define __cplusplus ')
+[ "$default_std" = "$wrapped_std" ] || fail "clang++ has $default_std, cfuzz-clang++ $wrapped_std"
+
+step "a CFUZZ_TEST file without -std=c++20 gets one line of advice"
+printf '#include <cfuzz/cfuzz.h>\n' >"$work/needs20.cc"
+expect nonzero "$bin/cfuzz-clang++" -std=c++17 -c "$work/needs20.cc" -o "$work/needs20.o"
+contains "cfuzz.h needs C++20: compile fuzz tests with -std=c++20" "$last"
+
+step "a libFuzzer harness built without -g carries no debug info (none from the runtime)"
+cat >"$work/harness.cc" <<'CC'
+#include <cstddef>
+#include <cstdint>
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return size > 2 && data[0] == 'x' ? 1 : 0;
+}
+CC
+expect 0 "$bin/cfuzz-clang++" -O1 "$work/harness.cc" -o "$work/harness"
+readelf -S "$work/harness" >"$work/harness.sections"
+lacks ".debug_info" "$work/harness.sections"
 
 echo PASS

@@ -11,8 +11,8 @@
 //     });
 //   }
 //
-// Build with cfuzz-clang++ (or the CMake helper cfuzz_add_fuzz_test). Running the binary
-// runs every seed once, like `go test`; `cfuzz run ./binary` fuzzes it.
+// Build with `cfuzz-clang++ -std=c++20` (or the CMake helper cfuzz_add_fuzz_test).
+// Running the binary runs every seed once, like `go test`; `cfuzz run ./binary` fuzzes it.
 //
 // Parameter types and the `go test fuzz v1` types they are stored as:
 //   std::string, std::string_view          string
@@ -31,7 +31,7 @@
 #pragma once
 
 #if __cplusplus < 202002L
-#error "cfuzz.h needs C++20: compile with -std=c++20 (cfuzz-clang++ does so by default)"
+#error "cfuzz.h needs C++20: compile fuzz tests with -std=c++20 (or later)"
 #endif
 
 #include <cstddef>
