@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/go_duration.h"
+
 namespace cfuzz::driver {
 
 struct Budget {
@@ -25,10 +27,7 @@ struct Budget {
   std::string describe() const;
 };
 
-// Go's time.ParseDuration; nullopt if malformed.
-std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text);
-
-// "1m3s" style, whole seconds, as the progress lines print elapsed time.
-std::string format_elapsed(std::chrono::nanoseconds d);
+using core::format_elapsed;
+using core::parse_go_duration;
 
 }  // namespace cfuzz::driver

@@ -86,8 +86,9 @@ class Coordinator {
   // Writes the input under SRCDIR/testdata/fuzz/<test>/; returns the path to show.
   std::string write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun);
   // Saves the failing input of report `r` under testdata/, or in the fallback tree with
-  // the input printed in the report (findings.cc).
+  // the input printed in the report, and sets its re-run command (findings.cc).
   void save_failing_input(const corpus::Entry& input, FailureReport* r);
+  void save_failing_input_file(const corpus::Entry& input, FailureReport* r);
 
   RunOptions opts_;
   TargetInfo target_;

@@ -152,7 +152,26 @@ std::string Coordinator::write_failing_input(const corpus::Entry& input, const s
   return shown.string();
 }
 
+namespace {
+
+// A seed run has no per-input limits unless told: the re-run command of a hang or a memory
+// failure carries the limit that caught it, so that it fails the same way.
+std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
+  switch (static_cast<core::FailureKind>(f.kind)) {
+    case core::FailureKind::Timeout: return " --timeout " + core::format_duration(o.timeout);
+    case core::FailureKind::OutOfMemory: return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
+    default: return "";
+  }
+}
+
+}  // namespace
+
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
+  save_failing_input_file(input, r);
+  if (!r->rerun.empty()) r->rerun += limit_flags(r->failure, opts_);
+}
+
+void Coordinator::save_failing_input_file(const corpus::Entry& input, FailureReport* r) {
   // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the
   // way), it goes to a fallback tree beside the cache, laid out like a source directory so
   // that the re-run command works, and the input itself is printed in the report.

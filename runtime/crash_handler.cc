@@ -175,9 +175,12 @@ void announce(const core::FailureRecord& r) {
   Text t{buf, sizeof buf};
   const ExecutionState& st = execution_state();
   if (!st.worker && st.input_name != nullptr) {
+    auto kind = static_cast<core::FailureKind>(r.kind);
     t.add("--- FAIL: ");
     t.add(st.input_name);
-    t.add(" (crashed)\n    ");
+    t.add(kind == core::FailureKind::Timeout       ? " (timed out)\n    "
+          : kind == core::FailureKind::OutOfMemory ? " (out of memory)\n    "
+                                                   : " (crashed)\n    ");
   } else {
     t.add("cfuzz: ");
   }
@@ -387,9 +390,17 @@ void note_exit(int status) {
   if (!st.worker) syscall(SYS_exit_group, 1);
 }
 
-namespace {
-
-}  // namespace
+void fail_running_input(core::FailureKind kind, std::string_view detail, std::string_view message) {
+  ExecutionState& st = execution_state();
+  if (record_is_empty()) {
+    st.record->kind = static_cast<std::uint32_t>(kind);
+    core::failure_set(st.record->detail, detail);
+    core::failure_set(st.record->message, message);
+  }
+  announce(*st.record);
+  syscall(SYS_exit_group, 1);
+  __builtin_unreachable();
+}
 
 void note_ubsan_report() {
   if (__ubsan_get_current_report_data == nullptr) return;

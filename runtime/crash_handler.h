@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string_view>
 
 #include "core/failure_record.h"
 
@@ -44,6 +45,12 @@ void describe_site_from_backtrace(core::FailureRecord& r);
 // Called when the process exits (exit() or _exit()): if an input is executing, that is its
 // failure.
 void note_exit(int status);
+
+// Ends the process for a failure that no signal or sanitizer raised (a seed run's watchdog,
+// a leak check): describes it as the running input's failure, says so, and exits (status 1;
+// a worker's coordinator reads the record).
+[[noreturn]] void fail_running_input(core::FailureKind kind, std::string_view detail,
+                                     std::string_view message);
 
 // Remembers the kind and location of an UndefinedBehaviorSanitizer report.
 void note_ubsan_report();

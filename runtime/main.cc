@@ -1,11 +1,14 @@
 // main() of every cfuzz target: the seed run by default, or one of the modes the
 // coordinator uses (--cfuzz-describe, --cfuzz-worker=<Name>).
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <regex>
 #include <string>
 #include <string_view>
 
+#include "core/go_duration.h"
 #include "core/rpc.h"
 #include "runtime/describe.h"
 #include "runtime/registry.h"
@@ -29,11 +32,15 @@ const char kUsage[] =
     "  -v             print every input as it runs, and its log\n"
     "  --srcdir DIR   look for testdata/fuzz/<FuzzName>/ in DIR (default: the source\n"
     "                 directory baked in by cfuzz_add_fuzz_test, else the current directory)\n"
+    "  --timeout D    fail an input that runs longer than D (a Go duration: 10s, 500ms)\n"
+    "  --rss-limit-mb N  fail an input while the process uses more than N MB of memory\n"
+    "                 (both off by default; cfuzz's re-run commands set what found the failure)\n"
     "  -h, --help     show this help\n"
     "\n"
     "FILE|DIR...      run these raw files (each file of a DIR) as inputs to the binary's one\n"
     "                 fuzz test taking a single []byte or string, as a libFuzzer binary would;\n"
-    "                 libFuzzer-style -flag=value arguments are ignored with a warning.\n";
+    "                 libFuzzer-style -timeout=SECONDS and -rss_limit_mb=N are honoured,\n"
+    "                 other -flag=value arguments are ignored with a warning.\n";
 
 struct Args {
   cfuzz::runtime::StandaloneOptions standalone;
@@ -58,6 +65,21 @@ bool flag_value(int argc, char** argv, int& i, std::string_view name, std::strin
   return false;
 }
 
+// A flag's value that must be a plain decimal number, else a usage error naming the flag as
+// it was written (`shown`: "--rss-limit-mb 5x", "-rss_limit_mb=5x").
+std::uint64_t parse_count(const std::string& shown, const std::string& text) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) {
+    throw shown + ": expected a whole number";
+  }
+  return std::stoull(text);
+}
+
+std::chrono::nanoseconds parse_timeout(const std::string& shown, const std::string& text) {
+  auto d = cfuzz::core::parse_go_duration(text);
+  if (!d) throw shown + ": expected a duration such as 10s or 500ms";
+  return *d;
+}
+
 Args parse(int argc, char** argv) {
   Args a;
   a.standalone.program = argv[0];
@@ -73,6 +95,14 @@ Args parse(int argc, char** argv) {
     } else if (flag_value(argc, argv, i, "--run", &a.run_pattern) ||
                flag_value(argc, argv, i, "-run", &a.run_pattern)) {
     } else if (flag_value(argc, argv, i, "--srcdir", &a.standalone.srcdir)) {
+    } else if (flag_value(argc, argv, i, "--timeout", &value)) {
+      a.standalone.limits.timeout = parse_timeout("--timeout " + value, value);
+    } else if (flag_value(argc, argv, i, "--rss-limit-mb", &value)) {
+      a.standalone.limits.rss_limit_mb = parse_count("--rss-limit-mb " + value, value);
+    } else if (arg.starts_with("-timeout=")) {
+      a.standalone.limits.timeout = std::chrono::seconds(parse_count(std::string(arg), std::string(arg.substr(9))));
+    } else if (arg.starts_with("-rss_limit_mb=")) {
+      a.standalone.limits.rss_limit_mb = parse_count(std::string(arg), std::string(arg.substr(14)));
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
     } else if (flag_value(argc, argv, i, "--cfuzz-worker", &a.worker_test)) {

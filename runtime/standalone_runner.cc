@@ -12,6 +12,7 @@
 #include "corpus_format/corpus_dir.h"
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
+#include "runtime/input_limits.h"
 #include "runtime/registry.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
@@ -103,9 +104,11 @@ SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test
     // Fds 3 and 4 carry cfuzz's RPC while fuzzing; an input that touches them fails here
     // too, so that its saved file reproduces the failure.
     RpcGuard guard;
+    watchdog_input_started();
     begin_execution();
     r = ex.run(args, input_name, &failure);
     end_execution();
+    watchdog_input_finished();
     if (!guard.intact() && r != RunResult::Fail) {
       r = RunResult::Fail;
       core::failure_clear(failure);
@@ -249,6 +252,7 @@ int run_seeds(const StandaloneOptions& o) {
 
 int run_standalone(const StandaloneOptions& options) {
   install_crash_handlers();
+  start_input_watchdog(options.limits);
   try {
     if (options.list) {
       for (const auto& t : registered_tests()) {

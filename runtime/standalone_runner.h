@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/input_limits.h"
 #include "runtime/run_pattern.h"
 
 namespace cfuzz::runtime {
@@ -17,6 +18,7 @@ struct StandaloneOptions {
   bool list = false;
   std::string srcdir;
   std::vector<std::string> raw_inputs;
+  InputLimits limits;  // --timeout, --rss-limit-mb
 };
 
 // Returns the exit code: 0 all passed, 1 a seed failed, 2 a usage or corpus error.

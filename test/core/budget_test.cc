@@ -104,5 +104,17 @@ TEST(Budget, FormatsElapsedTimeAsGoTestDoes) {
   EXPECT_EQ(Budget::parse("1h30m", "--fuzztime", false).describe(), "1h30m0s");
 }
 
+TEST(Budget, FormatsADurationExactlySoThatItParsesBack) {
+  EXPECT_EQ(core::format_duration(seconds(10)), "10s");
+  EXPECT_EQ(core::format_duration(milliseconds(1500)), "1.5s");
+  EXPECT_EQ(core::format_duration(milliseconds(250)), "250ms");
+  EXPECT_EQ(core::format_duration(minutes(1) + milliseconds(250)), "1m0.25s");
+  EXPECT_EQ(core::format_duration(hours(2)), "2h0m0s");
+  EXPECT_EQ(core::format_duration(nanoseconds(1500)), "1500ns");
+  for (auto d : {milliseconds(1), milliseconds(999), milliseconds(1001), milliseconds(61500), milliseconds(7322001)}) {
+    EXPECT_EQ(parse_go_duration(core::format_duration(d)), nanoseconds(d)) << core::format_duration(d);
+  }
+}
+
 }  // namespace
 }  // namespace cfuzz::driver

@@ -1,6 +1,6 @@
 // Every kind of failure is caught while fuzzing, its exact input is saved (minimized to
-// the one byte that matters, even when the failure kills the worker), and the saved file
-// reproduces the failure in a plain seed run.
+// the one byte that matters, even when the failure kills the worker), and the printed re-run
+// command reproduces the failure in a plain seed run.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -39,16 +39,26 @@ TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
   EXPECT_EQ(read_file(saved[0]), "go test fuzz v1\n[]byte(\"X\")\n") << r.out;
   EXPECT_NE(line_after(r.out, "Failing input written to ").find(saved[0].filename().string()), std::string::npos);
 
-  // The re-run command from the report fails the same way. A hang is cut short by the
-  // test; unbounded memory is bounded by an address-space limit.
-  std::string cmd = "exec " + target(k.target) + " --run FuzzFailure/" + saved[0].filename().string();
-  if (k.name == "oom") cmd = "ulimit -v 2000000; " + cmd;
-  auto rerun = run({"/bin/bash", "-c", cmd}, {.cwd = dir.str(), .env = env, .timeout = std::chrono::seconds(k.name == "hang" ? 3 : 60)});
+  // The re-run command from the report fails the same way: a hang or a memory blow-up too,
+  // through the limits the command carries. (An address-space limit keeps a memory
+  // blow-up that the seed run failed to stop from taking the machine.)
+  std::string rerun_line = line_after(r.out, "To re-run:\n");
+  EXPECT_NE(rerun_line.find("FuzzFailure/" + saved[0].filename().string()), std::string::npos) << r.out;
+  std::string cmd = "exec " + rerun_line;
+  if (k.name == "oom") cmd = "ulimit -v 4000000; " + cmd;
+  auto rerun = run({"/bin/bash", "-c", cmd}, {.cwd = dir.str(), .env = env, .timeout = std::chrono::seconds(60)});
+  EXPECT_FALSE(rerun.timed_out) << rerun.all();
+  EXPECT_NE(rerun.exit_code, 0) << rerun.all();
+  EXPECT_NE(rerun.all().find("FuzzFailure/" + saved[0].filename().string()), std::string::npos) << rerun.all();
   if (k.name == "hang") {
-    EXPECT_TRUE(rerun.timed_out) << rerun.all();
-  } else {
-    EXPECT_NE(rerun.exit_code, 0) << rerun.all();
-    EXPECT_NE(rerun.all().find("FuzzFailure/" + saved[0].filename().string()), std::string::npos) << rerun.all();
+    EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+    EXPECT_NE(rerun.all().find("(timed out)"), std::string::npos) << rerun.all();
+    EXPECT_NE(rerun.all().find("an input ran for more than 1s (--timeout)"), std::string::npos) << rerun.all();
+  }
+  if (k.name == "oom") {
+    EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+    EXPECT_NE(rerun.all().find("(out of memory)"), std::string::npos) << rerun.all();
+    EXPECT_NE(rerun.all().find("over the 300 MB limit (--rss-limit-mb)"), std::string::npos) << rerun.all();
   }
   EXPECT_TRUE(processes_running(target(k.target)).empty());
 }

@@ -122,6 +122,30 @@ TEST(SeedRunCrash, ExitFromTheTargetFailsTheSeed) {
   EXPECT_NE(r.err.find("exit(3)"), std::string::npos) << r.all();
 }
 
+TEST(SeedRunLimits, AHangingSeedFailsAtTheTimeoutAndNamesItself) {
+  TempDir dir;
+  write_file(dir / "testdata/fuzz/FuzzFailure/hangs", "go test fuzz v1\n[]byte(\"X\")\n");
+  // libFuzzer's spelling (whole seconds) works as well as cfuzz's.
+  for (std::string flag : {"--timeout=300ms", "-timeout=1"}) {
+    auto r = run({target("failure_kinds"), flag}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=hang"},
+                                                   .timeout = std::chrono::seconds(30)});
+    EXPECT_FALSE(r.timed_out) << flag;
+    EXPECT_EQ(r.exit_code, 1) << flag << r.all();
+    EXPECT_NE(r.err.find("--- FAIL: FuzzFailure/hangs (timed out)"), std::string::npos) << flag << r.all();
+  }
+}
+
+TEST(SeedRunLimits, MalformedLimitsAreUsageErrors) {
+  for (auto flags : std::vector<std::vector<std::string>>{{"--timeout", "5x"}, {"--rss-limit-mb", "-5"},
+                                                           {"-rss_limit_mb=lots"}}) {
+    std::vector<std::string> argv{target("typed_args")};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    auto r = run(argv);
+    EXPECT_EQ(r.exit_code, 2) << flags[0] << r.all();
+    EXPECT_NE(r.err.find(flags[0]), std::string::npos) << r.err;
+  }
+}
+
 TEST(LibFuzzerHarness, RunsRawFilesAsInputs) {
   TempDir dir;
   write_file(dir / "fine", "LEN:ok");
