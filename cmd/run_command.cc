@@ -23,9 +23,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_option("--fuzztime", *fuzztime,
                   "How long to fuzz: a duration (30s, 10m, 1h30m) or a number of executions "
                   "across all workers (100000x). Default: until interrupted or a failure");
-  sub->add_option("--fuzzminimizetime", *minimize_time,
-                  "Time (or executions, Nx) spent minimizing a failing input; 0 disables")
-      ->capture_default_str();
+  auto* minimize_opt = sub->add_option("--fuzzminimizetime", *minimize_time,
+                                       "Time (or executions, Nx) spent minimizing a failing input; 0 "
+                                       "disables. By default also at most 8 + 4 per byte of the input "
+                                       "worker restarts (candidates that crash)")
+                           ->capture_default_str();
   sub->add_option("--parallel,-p", opts->parallel,
                   "Number of worker processes, at most 1024 (default: number of CPUs)")
       ->check(kWorkersRange);
@@ -53,9 +55,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--json", opts->json, "Print progress and results as JSON lines");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
-  sub->callback([opts, fuzztime, minimize_time, timeout, seed, seed_opt, &exit_code] {
+  sub->callback([opts, fuzztime, minimize_time, minimize_opt, timeout, seed, seed_opt, &exit_code] {
     if (!fuzztime->empty()) opts->fuzztime = driver::Budget::parse(*fuzztime, "--fuzztime", false);
     opts->minimize_time = driver::Budget::parse(*minimize_time, "--fuzzminimizetime", true);
+    opts->minimize_time_given = minimize_opt->count() > 0;
     auto t = driver::parse_go_duration(*timeout);
     if (!t || t->count() <= 0) {
       throw std::runtime_error("--timeout " + *timeout + ": expected a duration such as 10s or 500ms");

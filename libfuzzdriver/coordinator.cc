@@ -219,14 +219,22 @@ void Coordinator::supervise() {
       last_time = now;
       bool in_baseline;
       std::size_t done;
+      std::vector<MinimizeProgress> minimizing;
       {
         std::lock_guard<std::mutex> lock(mu_);
         in_baseline = !baseline_finished_;
         done = baseline_done_;
+        for (const auto& [worker, m] : minimizing_) minimizing.push_back(m);
+      }
+      // While a failing input is minimized, that is what the line says; the fuzzing line
+      // only while other workers still fuzz (--keepfuzzing).
+      for (auto& m : minimizing) {
+        m.elapsed = now - start_;
+        reporter_.minimize_progress(m);
       }
       if (in_baseline) {
         reporter_.baseline(now - start_, done, baseline_total_);
-      } else {
+      } else if (minimizing.empty() || opts_.keep_fuzzing) {
         reporter_.progress(p);
       }
       next_line = now + std::chrono::seconds(3);

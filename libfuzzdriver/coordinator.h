@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -115,6 +116,8 @@ class Coordinator {
   std::uint64_t new_interesting_ = 0;
   bool stop_ = false;            // no new jobs; threads finish and exit
   bool failure_claimed_ = false;  // a worker is handling the failure that ends the run
+  // Failing inputs being minimized now, by worker index: what the progress line shows.
+  std::map<std::size_t, MinimizeProgress> minimizing_;
   std::set<std::string> failure_signatures_;
   std::vector<FailureReport> failures_;
   std::string fatal_error_;

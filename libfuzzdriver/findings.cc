@@ -154,6 +154,17 @@ std::string Coordinator::write_failing_input(const corpus::Entry& input, const s
 
 namespace {
 
+// What a minimization was allowed, as the report says it: "the budget of 60s and 128 worker
+// restarts (for 30 bytes)".
+std::string describe_budget(const MinimizeLimits& limits, std::uint64_t bytes, const Budget& flag) {
+  std::string what = "the budget of " + flag.describe();
+  if (limits.restarts) {
+    what += " and " + std::to_string(*limits.restarts) + " worker restarts (for " + std::to_string(bytes) +
+            " bytes)";
+  }
+  return what;
+}
+
 // A seed run has no per-input limits unless told: the re-run command of a hang or a memory
 // failure carries the limit that caught it, so that it fails the same way.
 std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
@@ -226,12 +237,23 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
 
   corpus::Entry best = input;
   if (!opts_.minimize_time.is_zero()) {
-    reporter_.minimizing(Clock::now() - start_, core::entry_size(input));
+    std::uint64_t bytes = core::entry_size(input);
+    reporter_.minimizing(Clock::now() - start_, bytes);
     MinimizeLimits limits;
     if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
     if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
+    if (!opts_.minimize_time_given) limits.restarts = minimize_restart_budget(bytes);
     // An interrupt ends minimization: the smallest input so far is what gets saved.
     limits.cancelled = [this] { return interrupted_.load(); };
+    // The progress line says what minimization is doing (coordinator.cc, supervise).
+    limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
+      std::lock_guard<std::mutex> lock(mu_);
+      minimizing_[w.index()] = MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts};
+    };
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      minimizing_[w.index()] = MinimizeProgress{{}, bytes, bytes, 0, 0};
+    }
     std::uint64_t granted = 0;
     if (opts_.fuzztime.count) {
       granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
@@ -245,12 +267,18 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
       w.kill();
       mo.best = input;
     }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      minimizing_.erase(w.index());
+    }
     if (opts_.fuzztime.count) settle(granted, mo.execs);
     best = mo.best;
-    std::uint64_t before = core::entry_size(input), after = core::entry_size(best);
-    r.minimized = "minimized from " + std::to_string(before) + " to " + std::to_string(after) + " bytes in " +
+    std::uint64_t after = core::entry_size(best);
+    r.minimized = "minimized from " + std::to_string(bytes) + " to " + std::to_string(after) + " bytes in " +
                   std::to_string(mo.execs) + " executions" +
                   (mo.restarts > 0 ? ", " + std::to_string(mo.restarts) + " worker restarts" : "");
+    if (mo.out_of_budget) r.minimized += "; stopped: " + describe_budget(limits, bytes, opts_.minimize_time) + " used up";
+    if (!mo.complete && !mo.out_of_budget && interrupted_.load()) r.minimized += "; stopped by the interrupt";
   }
 
   // One clean run of the final input in a fresh worker: the report shows its output alone.

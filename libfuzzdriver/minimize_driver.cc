@@ -41,6 +41,11 @@ bool ensure_running(Worker& w) {
   }
 }
 
+MinimizeOutcome& out_of_budget(MinimizeOutcome& out) {
+  out.out_of_budget = true;
+  return out;
+}
+
 // The shared loop of both modes. `keep` is empty in failure mode.
 MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::FailureRecord* target,
                              const std::vector<std::uint8_t>* keep, const MinimizeLimits& limits) {
@@ -54,12 +59,13 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (limits.cancelled && limits.cancelled()) return out;
     std::uint64_t limit = 0, deadline_ms = static_cast<std::uint64_t>(kMinimizeSlice.count());
     if (limits.execs) {
-      if (out.execs >= *limits.execs) return out;
+      if (out.execs >= *limits.execs) return out_of_budget(out);
       limit = *limits.execs - out.execs;
     }
+    if (limits.restarts && out.restarts >= *limits.restarts) return out_of_budget(out);
     if (limits.deadline) {
       auto left = std::chrono::duration_cast<milliseconds>(*limits.deadline - Clock::now()).count();
-      if (left <= 0) return out;
+      if (left <= 0) return out_of_budget(out);
       deadline_ms = std::min<std::uint64_t>(deadline_ms, static_cast<std::uint64_t>(left));
     }
     if (!ensure_running(w)) return out;
@@ -91,7 +97,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       }
       // The slice ended: go on from where the minimizer stopped. Its published position is
       // that of the last candidate, which is tried again (its verdict was not kept).
-      if (limits.on_progress) limits.on_progress(out.best, out.execs);
+      if (limits.on_progress) limits.on_progress(out.best, out.execs, out.restarts);
       std::copy(std::begin(shm.header().minimize.state), std::end(shm.header().minimize.state),
                 params.state.begin());
       params.resume_verdict.reset();
@@ -132,11 +138,13 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     params.resume_verdict = qualifies;
     ++out.restarts;
     hdr.minimize.active = 0;
-    if (limits.on_progress) limits.on_progress(out.best, out.execs);
+    if (limits.on_progress) limits.on_progress(out.best, out.execs, out.restarts);
   }
 }
 
 }  // namespace
+
+std::uint64_t minimize_restart_budget(std::uint64_t bytes) { return 8 + 4 * bytes; }
 
 MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input, const core::FailureRecord& target,
                                  const MinimizeLimits& limits) {

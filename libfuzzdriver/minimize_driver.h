@@ -22,17 +22,27 @@ namespace cfuzz::driver {
 struct MinimizeLimits {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::optional<std::uint64_t> execs;
-  // Called about once a second with the best input so far and executions used.
-  std::function<void(const corpus::Entry& best, std::uint64_t execs)> on_progress;
+  // Workers started again after a candidate killed one: each costs a process start, so a
+  // failure that kills the worker on most candidates is bounded by this, not only by time.
+  std::optional<std::uint64_t> restarts;
+  // Called about once a second (and after each restart) with the best input so far,
+  // executions used and workers restarted.
+  std::function<void(const corpus::Entry& best, std::uint64_t execs, std::uint64_t restarts)> on_progress;
   // Checked about once a second: stop early (an interrupt) and keep the best so far.
   std::function<bool()> cancelled;
 };
+
+// The default restart budget of minimizing a failing input of `bytes` bytes: proportional
+// to the input, since the minimizer's candidates are. (A 14-byte input whose candidates all
+// crashed differently once took 750 restarts and the whole 60 s.)
+std::uint64_t minimize_restart_budget(std::uint64_t bytes);
 
 struct MinimizeOutcome {
   corpus::Entry best;
   std::uint64_t execs = 0;
   std::uint64_t restarts = 0;   // workers started again after a candidate killed one
-  bool complete = false;        // every step ran (not cut short by the budget)
+  bool complete = false;        // every step ran
+  bool out_of_budget = false;   // stopped by a limit of MinimizeLimits (time, executions, restarts)
   // While minimizing coverage: a candidate failed instead. `failure` and `failing_input`
   // describe it; `best` is still the smallest input with the coverage.
   bool found_failure = false;

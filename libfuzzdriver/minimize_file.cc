@@ -93,7 +93,7 @@ int minimize_file(const MinimizeFileOptions& o) {
   if (o.budget.time) limits.deadline = Clock::now() + *o.budget.time;
   if (o.budget.count) limits.execs = *o.budget.count;
   auto last_line = Clock::now();
-  limits.on_progress = [&](const corpus::Entry& best, std::uint64_t execs) {
+  limits.on_progress = [&](const corpus::Entry& best, std::uint64_t execs, std::uint64_t) {
     if (Clock::now() - last_line < std::chrono::seconds(1)) return;
     last_line = Clock::now();
     auto elapsed = Clock::now() - start;

@@ -81,6 +81,23 @@ void Reporter::minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes)
   }
 }
 
+void Reporter::minimize_progress(const MinimizeProgress& m) {
+  if (json_) {
+    emit(json{{"event", "minimize_progress"},
+              {"elapsed", seconds(m.elapsed)},
+              {"bytes_before", m.bytes_before},
+              {"bytes", m.bytes_now},
+              {"execs", m.execs},
+              {"restarts", m.restarts}}
+             .dump() +
+         "\n");
+  } else {
+    emit("fuzz: elapsed: " + format_elapsed(m.elapsed) + ", minimizing: " + std::to_string(m.bytes_before) + " -> " +
+         std::to_string(m.bytes_now) + " bytes, " + std::to_string(m.execs) + " execs" +
+         (m.restarts > 0 ? ", " + std::to_string(m.restarts) + " worker restarts" : "") + "\n");
+  }
+}
+
 void Reporter::warning(const std::string& text) {
   if (json_) {
     emit(json{{"event", "warning"}, {"message", text}}.dump() + "\n");

@@ -27,6 +27,13 @@ struct Progress {
   std::uint64_t covered_counters = 0;
 };
 
+// A failing input being minimized, for the progress line that replaces the fuzzing one.
+struct MinimizeProgress {
+  std::chrono::nanoseconds elapsed{};
+  std::uint64_t bytes_before = 0, bytes_now = 0;
+  std::uint64_t execs = 0, restarts = 0;
+};
+
 struct FailureReport {
   std::string test;
   std::chrono::nanoseconds elapsed{};
@@ -54,6 +61,7 @@ class Reporter {
   void fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t total, int workers);
   void progress(const Progress& p);
   void minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes);
+  void minimize_progress(const MinimizeProgress& m);
   void warning(const std::string& text);
   void failure(const FailureReport& r);
   // An input with new coverage joined the corpus, after `execs` executions in all.

@@ -16,7 +16,10 @@ struct RunOptions {
   std::string target;                 // path of the target binary
   std::string fuzz;                   // regexp selecting the fuzz test; empty: the only one
   Budget fuzztime;                    // unlimited: until interrupted or a failure
+  // Minimizing a failing input: this budget, and unless `minimize_time_given`, also at most
+  // minimize_restart_budget(bytes) worker restarts (findings.cc).
   Budget minimize_time = Budget{std::chrono::seconds(60), std::nullopt};
+  bool minimize_time_given = false;   // --fuzzminimizetime was on the command line
   int parallel = 0;                   // 0: the number of CPUs
   std::chrono::milliseconds timeout{10000};  // per input
   std::uint64_t rss_limit_mb = 2048;  // 0: no limit

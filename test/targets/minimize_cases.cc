@@ -40,3 +40,15 @@ CFUZZ_TEST(FuzzMulti, f) {
     if (s.find("ab") != std::string::npos && ff && n > 1000 && x < -5) t.fatal("multi-value bug");
   });
 }
+
+// Once `n` is right, the seed's 30-byte string crashes with SIGSEGV, and every shorter or
+// longer string with SIGABRT: nearly every candidate of minimizing the SIGSEGV kills the
+// worker without qualifying, so minimization is a long run of worker restarts.
+CFUZZ_TEST(FuzzRestartStorm, f) {
+  f.add(std::string("abcdefghijklmnopqrstuvwxyz0123"), std::int64_t{0});
+  f.fuzz([](cfuzz::T&, const std::string& s, std::int64_t n) {
+    if (n != 123456789) return;
+    if (s.size() != 30) std::abort();
+    *static_cast<volatile int*>(nullptr) = 1;
+  });
+}
