@@ -50,6 +50,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_option("--srcdir", opts->srcdir,
                   "Directory holding testdata/fuzz/<FuzzName>/ (default: what the target uses)");
   sub->add_option("--dict", opts->dictionaries, "Dictionary file (AFL/libFuzzer format); may be repeated");
+  sub->add_flag("--detect-leaks,!--no-detect-leaks", opts->detect_leaks,
+                "Report memory leaks as failures, checked after inputs with new coverage (needs "
+                "LeakSanitizer: -fsanitize=address or leak). Default: on; --detect-leaks=false turns it off")
+      ->capture_default_str();
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   sub->add_flag("--json", opts->json, "Print progress and results as JSON lines");

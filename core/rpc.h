@@ -21,6 +21,8 @@ namespace cfuzz::core::rpc {
 inline constexpr int kProtocolVersion = 1;
 // The flag the coordinator runs a target with to learn its fuzz tests (the describe step).
 inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
+// Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
+inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
 // Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).
 inline constexpr int kRequestFd = 3;
 inline constexpr int kResponseFd = 4;

@@ -77,7 +77,8 @@ WorkerConfig Coordinator::worker_config() const {
   WorkerConfig c;
   c.target = target_.abs_path;
   c.test = test_.name;
-  c.env = fuzzing_environment();
+  c.env = fuzzing_environment(opts_.detect_leaks);
+  c.detect_leaks = opts_.detect_leaks;
   c.types = test_.types;
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;

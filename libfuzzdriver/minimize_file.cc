@@ -60,7 +60,9 @@ int minimize_file(const MinimizeFileOptions& o) {
   WorkerConfig config;
   config.target = target.abs_path;
   config.test = test.name;
-  config.env = fuzzing_environment();
+  // Leak checks on, so that a leak's reproducer minimizes like any other failure.
+  config.env = fuzzing_environment(true);
+  config.detect_leaks = true;
   config.types = test.types;
   config.timeout = o.timeout;
   config.rss_limit_mb = o.rss_limit_mb;

@@ -28,6 +28,7 @@ struct RunOptions {
   std::string cachedir;               // empty: the default cache location
   std::string srcdir;                 // where testdata/ lives; empty: as the target decides
   bool keep_fuzzing = false;          // go on after a failure, saving each distinct one
+  bool detect_leaks = true;           // a leak is a failure (targets with LeakSanitizer)
   bool json = false;                  // JSON lines instead of text
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files

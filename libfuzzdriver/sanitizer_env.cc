@@ -4,15 +4,18 @@
 
 namespace cfuzz::driver {
 
-std::vector<std::string> fuzzing_environment() {
+std::vector<std::string> fuzzing_environment(bool detect_leaks) {
   auto with_user = [](const char* name, const std::string& ours) {
     const char* user = std::getenv(name);
     return std::string(name) + "=" + ours + (user != nullptr && user[0] != '\0' ? ":" + std::string(user) : "");
   };
   // UBSan and TSan reports must end the process (by default they only print); leak reports
-  // at a worker's normal exit are nobody's failure; allocations too large to satisfy
-  // return null (the target's problem to handle) instead of aborting the worker.
-  return {with_user("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1"),
+  // at a worker's normal exit are nobody's failure (leaks are checked per input instead,
+  // runtime/leak_check.h); allocations too large to satisfy return null (the target's
+  // problem to handle) instead of aborting the worker.
+  std::string leaks = detect_leaks ? "detect_leaks=1:leak_check_at_exit=0" : "detect_leaks=0";
+  return {with_user("ASAN_OPTIONS", leaks + ":allocator_may_return_null=1"),
+          with_user("LSAN_OPTIONS", leaks),
           with_user("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
           with_user("TSAN_OPTIONS", "halt_on_error=1")};
 }

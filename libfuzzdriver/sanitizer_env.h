@@ -7,7 +7,9 @@
 
 namespace cfuzz::driver {
 
-// "ASAN_OPTIONS=...", "UBSAN_OPTIONS=...", "TSAN_OPTIONS=..." entries.
-std::vector<std::string> fuzzing_environment();
+// "ASAN_OPTIONS=...", "UBSAN_OPTIONS=...", "TSAN_OPTIONS=...", "LSAN_OPTIONS=..." entries.
+// With `detect_leaks`, LeakSanitizer stays on for the workers' per-input checks, but not
+// at exit, where a leak would be nobody's failure.
+std::vector<std::string> fuzzing_environment(bool detect_leaks = false);
 
 }  // namespace cfuzz::driver

@@ -34,6 +34,12 @@ bool runtime_function(const std::string& fn) {
                              "__lsan", "__msan"}) {
     if (fn.rfind(prefix, 0) == 0) return true;
   }
+  // The allocator, which a leak report's stack starts in ("operator new[](unsigned long)"
+  // reads as the word "operator").
+  for (const char* allocator : {"operator", "malloc", "calloc", "realloc", "reallocarray", "aligned_alloc",
+                                "posix_memalign", "memalign", "valloc", "pvalloc", "strdup", "strndup"}) {
+    if (fn == allocator) return true;
+  }
   return false;
 }
 

@@ -56,6 +56,7 @@ void Worker::start() {
   SpawnSpec spec;
   spec.program = config_.target;
   spec.args = {"--cfuzz-worker=" + config_.test};
+  if (config_.detect_leaks) spec.args.emplace_back(rpc::kDetectLeaksFlag);
   spec.env = config_.env;
   spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd},
               {out_w, 1},               {out_w, 2}};

@@ -178,8 +178,10 @@ void announce(const core::FailureRecord& r) {
     auto kind = static_cast<core::FailureKind>(r.kind);
     t.add("--- FAIL: ");
     t.add(st.input_name);
+    bool leak = std::string_view(r.detail).starts_with("LeakSanitizer");
     t.add(kind == core::FailureKind::Timeout       ? " (timed out)\n    "
           : kind == core::FailureKind::OutOfMemory ? " (out of memory)\n    "
+          : leak                                   ? " (leaked memory)\n    "
                                                    : " (crashed)\n    ");
   } else {
     t.add("cfuzz: ");

@@ -47,6 +47,7 @@ struct Args {
   std::string run_pattern;
   bool describe = false;
   std::string worker_test;
+  bool detect_leaks = false;
   bool help = false;
 };
 
@@ -106,6 +107,8 @@ Args parse(int argc, char** argv) {
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
     } else if (flag_value(argc, argv, i, "--cfuzz-worker", &a.worker_test)) {
+    } else if (arg == cfuzz::core::rpc::kDetectLeaksFlag) {
+      a.detect_leaks = true;
     } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('=') != std::string_view::npos) {
       std::fprintf(stderr, "%s: ignoring libFuzzer flag %s\n", argv[0], argv[i]);
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -145,7 +148,7 @@ int main(int argc, char** argv) {
   if (args.describe) return cfuzz::runtime::describe_target(args.standalone.srcdir);
   if (!args.worker_test.empty()) {
     for (const auto& t : cfuzz::runtime::registered_tests()) {
-      if (t.name == args.worker_test) return cfuzz::runtime::serve_worker(t);
+      if (t.name == args.worker_test) return cfuzz::runtime::serve_worker(t, args.detect_leaks);
     }
     std::fprintf(stderr, "%s: no fuzz test named %s\n", argv[0], args.worker_test.c_str());
     return 2;

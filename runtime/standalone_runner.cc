@@ -13,6 +13,7 @@
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
 #include "runtime/input_limits.h"
+#include "runtime/leak_check.h"
 #include "runtime/registry.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
@@ -105,10 +106,16 @@ SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test
     // too, so that its saved file reproduces the failure.
     RpcGuard guard;
     watchdog_input_started();
+    leak_tracking_begin();
     begin_execution();
     r = ex.run(args, input_name, &failure);
     end_execution();
+    leak_tracking_end();
     watchdog_input_finished();
+    if (r != RunResult::Fail && input_leaked()) {
+      std::fflush(stdout);
+      fail_input_for_leak();
+    }
     if (!guard.intact() && r != RunResult::Fail) {
       r = RunResult::Fail;
       core::failure_clear(failure);
@@ -253,6 +260,7 @@ int run_seeds(const StandaloneOptions& o) {
 int run_standalone(const StandaloneOptions& options) {
   install_crash_handlers();
   start_input_watchdog(options.limits);
+  enable_leak_detection();
   try {
     if (options.list) {
       for (const auto& t : registered_tests()) {

@@ -29,6 +29,7 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 #include "runtime/executor.h"
+#include "runtime/leak_check.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
 
@@ -231,13 +232,17 @@ class WorkerServer {
     // mutator searching the input, say) calls memcmp.
     CmpTable& cmp = cmp_table();
     cmp.set_enabled(true);
+    leak_tracking_begin();
     begin_execution();
     RunResult r = ex_.run(args_, {}, failure);
     end_execution();
+    leak_tracking_end();
     cmp.set_enabled(false);
     const auto& cov = coverage_registry();
     *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(),
                                      &touched_count_);
+    // A leak ends the worker: the leaked blocks would be reported again for later inputs.
+    if (r != RunResult::Fail && (*fresh || check_every_input_) && input_leaked()) fail_input_for_leak();
     return r;
   }
 
@@ -278,6 +283,7 @@ class WorkerServer {
   }
 
   rpc::FuzzResult fuzz(const rpc::FuzzParams& p) {
+    check_every_input_ = false;  // leaks: only inputs with new coverage, as libFuzzer
     check_area(shm_.base(), "base");
     const core::InputAreaHeader* splice = nullptr;
     if (shm_.splice().count == shm_.base().count) {
@@ -400,6 +406,7 @@ class WorkerServer {
   }
 
   rpc::ExecResult exec() {
+    check_every_input_ = true;
     check_area(shm_.base(), "base");
     start_call();
     core::copy_input_area(shm_.base(), shm_.current());
@@ -428,6 +435,7 @@ class WorkerServer {
   }
 
   rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
+    check_every_input_ = true;
     check_area(shm_.base(), "base");
     bool coverage_mode = p.mode == "coverage";
     if (!coverage_mode && p.mode != "failure") throw std::invalid_argument("unknown minimize mode " + p.mode);
@@ -516,6 +524,7 @@ class WorkerServer {
   // The header's layout fields (magic to counters_capacity), as the coordinator wrote them.
   std::uint8_t layout_[offsetof(core::ShmHeader, counters_len)];
   std::vector<std::uint8_t> aside_;  // paranoid calls: the input about to run
+  bool check_every_input_ = true;    // leak checks for every input, not only new coverage
 };
 
 core::ShmView map_shared_memory() {
@@ -533,7 +542,7 @@ core::ShmView map_shared_memory() {
 
 }  // namespace
 
-int serve_worker(const RegisteredTest& test) {
+int serve_worker(const RegisteredTest& test, bool detect_leaks) {
   core::ShmView shm = map_shared_memory();
   core::ShmHeader& hdr = shm.header();
   ExecutionState& st = execution_state();
@@ -541,6 +550,7 @@ int serve_worker(const RegisteredTest& test) {
   st.record = &hdr.failure;
   st.worker = true;
   install_crash_handlers();
+  if (detect_leaks) enable_leak_detection();
 
   auto f = run_test_body(test);
   if (!f->fuzz_function()) die_internal(test.name + ": " + body_failure(*f));

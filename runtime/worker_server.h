@@ -7,6 +7,8 @@
 
 namespace cfuzz::runtime {
 
-int serve_worker(const RegisteredTest& test);
+// `detect_leaks`: check inputs for memory leaks (leak_check.h); `cfuzz run` passes
+// --cfuzz-detect-leaks unless told --detect-leaks=false.
+int serve_worker(const RegisteredTest& test, bool detect_leaks);
 
 }  // namespace cfuzz::runtime

@@ -88,6 +88,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Kind{"segv", "failure_kinds_asan", "AddressSanitizer: SEGV"},
                       Kind{"asan", "failure_kinds_asan", "AddressSanitizer: heap-buffer-overflow"},
                       Kind{"ubsan", "failure_kinds_asan", "UndefinedBehaviorSanitizer: signed-integer-overflow"},
+                      // A leak is found while fuzzing, at the allocation in the target (not in operator new).
+                      Kind{"leak", "failure_kinds_asan", "LeakSanitizer: detected memory leaks\n        at failure_kinds.cc:"},
                       Kind{"tsan", "failure_kinds_tsan", "ThreadSanitizer: data race"}),
     [](const ::testing::TestParamInfo<Kind>& info) {
       std::string n = info.param.name + "_" + info.param.target;
@@ -96,6 +98,15 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+TEST(LeakDetection, DetectLeaksFalseTurnsItOff) {
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("failure_kinds_asan"), "--cachedir", (dir / "cache").string(), "--parallel",
+                "1", "--fuzztime", "20000x", "--detect-leaks=false"},
+               {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=leak"}});
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_EQ(r.all().find("LeakSanitizer"), std::string::npos) << r.all();
+}
 
 TEST(FailureReport, ACrashIsSymbolizedEvenWithoutLlvmSymbolizerOnThePath) {
   if (access("/usr/lib/llvm-14/bin/llvm-symbolizer", X_OK) != 0) GTEST_SKIP() << "no llvm-14 here";

@@ -35,6 +35,8 @@ __attribute__((noinline)) int recurse(int n) {
 }
 
 int shared_counter;
+// Where "leak" puts its allocation, and forgets it at once (libFuzzer's LeakTest does so).
+void* volatile leak_sink;
 
 // Whether this process is a cfuzz worker (started with --cfuzz-worker=...).
 bool in_worker() {
@@ -62,6 +64,10 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
     FILE* f = std::tmpfile();
     auto* p = static_cast<volatile char*>(mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fileno(f), 0));
     (void)p[0];
+  }
+  if (k == "leak") {
+    leak_sink = new int[16];
+    leak_sink = nullptr;
   }
   if (k == "fpe") {
     volatile int zero = 0;

@@ -1,0 +1,76 @@
+#include "runtime/leak_check.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdio>
+
+#include "core/failure_record.h"
+#include "runtime/crash_handler.h"
+
+// Sanitizer interfaces, weak: present only when the target links a sanitizer runtime.
+extern "C" {
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, std::size_t),
+                                              void (*free_hook)(const volatile void*)) __attribute__((weak));
+int __lsan_do_recoverable_leak_check() __attribute__((weak));
+}
+
+namespace cfuzz::runtime {
+
+namespace {
+
+constexpr int kMaxFruitlessChecks = 1000;
+
+bool g_enabled = false;
+int g_fruitless_checks = 0;
+std::atomic<bool> g_tracking{false};
+std::atomic<std::size_t> g_mallocs{0}, g_frees{0};
+
+void on_malloc(const volatile void*, std::size_t) {
+  if (g_tracking.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void on_free(const volatile void* p) {
+  if (p != nullptr && g_tracking.load(std::memory_order_relaxed)) g_frees.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void enable_leak_detection() {
+  if (g_enabled || __lsan_do_recoverable_leak_check == nullptr || __sanitizer_install_malloc_and_free_hooks == nullptr) {
+    return;
+  }
+  g_enabled = __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free) != 0;
+}
+
+void leak_tracking_begin() {
+  if (!g_enabled) return;
+  g_mallocs.store(0, std::memory_order_relaxed);
+  g_frees.store(0, std::memory_order_relaxed);
+  g_tracking.store(true, std::memory_order_relaxed);
+}
+
+void leak_tracking_end() { g_tracking.store(false, std::memory_order_relaxed); }
+
+bool input_leaked() {
+  if (!g_enabled) return false;
+  if (g_mallocs.load(std::memory_order_relaxed) <= g_frees.load(std::memory_order_relaxed)) return false;
+  if (__lsan_do_recoverable_leak_check() != 0) return true;
+  if (++g_fruitless_checks == kMaxFruitlessChecks) {
+    g_enabled = false;
+    std::fprintf(stderr,
+                 "cfuzz: leak checks after each input stopped: %d inputs allocated more than they freed "
+                 "without leaking (memory kept in global state?)\n",
+                 kMaxFruitlessChecks);
+  }
+  return false;
+}
+
+void fail_input_for_leak() {
+  fail_running_input(core::FailureKind::Sanitizer, "LeakSanitizer: detected memory leaks",
+                     "the input leaked memory (LeakSanitizer's report, above, says where it was "
+                     "allocated)");
+}
+
+}  // namespace cfuzz::runtime
