@@ -64,6 +64,7 @@ CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>
   CacheContents c;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return c;
+  remove_stale_temporary_files(dir);
   for (const auto& path : corpus::list_corpus_files(dir)) {
     try {
       corpus::Entry e = corpus::read_file(path.string());

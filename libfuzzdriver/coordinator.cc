@@ -105,6 +105,7 @@ void Coordinator::load_corpus() {
   std::string testdata = target_.srcdir + "/testdata/fuzz/" + test_.name;
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) {
+    remove_stale_temporary_files(testdata);
     for (const auto& path : corpus::list_corpus_files(testdata)) {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, test_.types, path.string());

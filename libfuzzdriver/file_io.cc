@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
@@ -119,6 +120,18 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
   // file is complete and in place either way, so that is not worth failing over.
   Fd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir_fd.get() >= 0) ::fsync(dir_fd.get());
+}
+
+void remove_stale_temporary_files(const std::filesystem::path& dir) {
+  constexpr auto kStale = std::chrono::minutes(10);
+  std::error_code ec;
+  auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (!corpus::is_temporary_file_name(entry.path().filename().string())) continue;
+    if (!entry.is_regular_file(ec)) continue;
+    auto written = entry.last_write_time(ec);
+    if (!ec && now - written > kStale) std::filesystem::remove(entry.path(), ec);
+  }
 }
 
 void make_directories(const std::filesystem::path& dir) {

@@ -28,6 +28,11 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
 // Creates `dir` and its parents when missing; an error if it exists as something else.
 void make_directories(const std::filesystem::path& dir);
 
+// Removes the temporary files write_file_atomic left in `dir` when its process was killed
+// mid-write: those older than 10 minutes (a write takes milliseconds, and another cfuzz on
+// the same directory may be writing right now). Best effort: errors are ignored.
+void remove_stale_temporary_files(const std::filesystem::path& dir);
+
 // (The files of a corpus directory, without write_file_atomic's temporary files, are
 // corpus::list_corpus_files in corpus_format/corpus_dir.h.)
 

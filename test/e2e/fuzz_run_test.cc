@@ -117,6 +117,22 @@ TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
   EXPECT_EQ(read_file(cached[0]).rfind("go test fuzz v1\n[]byte(", 0), 0u);
 }
 
+TEST_F(FuzzRun, TemporaryFilesLeftByAKilledWriteAreCleanedUpWhenStale) {
+  // What a kill -9 in the middle of an atomic write leaves, in the cache and in testdata.
+  fs::path stale_cache = dir / "cache/FuzzMaze/.0123456789abcdef.cfuzz-tmp-k3j4h5";
+  fs::path stale_testdata = dir / "testdata/fuzz/FuzzMaze/.fedcba9876543210.cfuzz-tmp-a1b2c3";
+  fs::path fresh = dir / "cache/FuzzMaze/.1111111111111111.cfuzz-tmp-x9y8z7";  // being written now
+  for (const auto& p : {stale_cache, stale_testdata, fresh}) write_file(p, "go test fuzz v1\n[]byte(\"half");
+  auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  fs::last_write_time(stale_cache, an_hour_ago);
+  fs::last_write_time(stale_testdata, an_hour_ago);
+  auto r = fuzz("maze", {"--fuzztime", "100x", "--parallel", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_FALSE(fs::exists(stale_cache));
+  EXPECT_FALSE(fs::exists(stale_testdata));
+  EXPECT_TRUE(fs::exists(fresh)) << "a temporary file another cfuzz may be writing was removed";
+}
+
 TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
   // The maze's coverage depends only on how much of the phrase an input matches, plus at
   // most the one byte after it; mutations leave other bytes around, which minimization
