@@ -81,6 +81,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Kind{"oom", "failure_kinds", "over the 300 MB limit", {"--rss-limit-mb", "300"}},
                       Kind{"close_rpc", "failure_kinds", "RPC descriptors"},
                       Kind{"garbage_rpc", "failure_kinds", "RPC descriptors"},
+                      // A pipe put in front of fd 4 that rewrites each response into a lie
+                      // (well framed, right id, invalid hex): caught as fd 4 replaced.
+                      Kind{"forged_rpc", "failure_kinds", "RPC descriptors"},
                       Kind{"scribble_shm", "failure_kinds", "wrote over cfuzz's shared memory"},
                       // The crash must be seen when the worker dies, not as a 20 s timeout because a
                       // forked child keeps the pipes open.

@@ -51,6 +51,36 @@ bool in_worker() {
   return false;
 }
 
+// Puts a pipe in front of the RPC response descriptor (fd 4) and forwards what the worker
+// writes with each response's "new_words" turned into invalid hex: responses stay well
+// framed, with the right ids, and lie.
+void forge_responses() {
+  static bool forging = false;
+  if (forging) return;
+  forging = true;
+  int real = dup(4);
+  int p[2];
+  if (real < 0 || pipe(p) != 0) std::abort();
+  dup2(p[1], 4);
+  close(p[1]);
+  std::thread([real, in = p[0]] {
+    std::string pending;
+    char buf[4096];
+    for (ssize_t n; (n = read(in, buf, sizeof buf)) > 0;) {
+      pending.append(buf, static_cast<std::size_t>(n));
+      for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+        std::string line = pending.substr(0, nl + 1);
+        pending.erase(0, nl + 1);
+        if (auto at = line.find("\"new_words\":["); at != std::string::npos) {
+          line.insert(at + 13, "\"zz\",");
+          if (line.compare(at + 13 + 5, 1, "]") == 0) line.erase(at + 13 + 4, 1);  // was empty
+        }
+        if (write(real, line.data(), line.size()) < 0) return;
+      }
+    }
+  }).detach();
+}
+
 void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
   const std::string& k = kind();
   if (k == "fatal" || k == "two") t.fatalf("fatal failure on input of %zu bytes", d.size());
@@ -93,6 +123,10 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
   if (k == "close_rpc") {
     close(3);
     close(4);
+  }
+  if (k == "forged_rpc") {
+    if (!in_worker()) std::abort();  // a seed run has no RPC to forge: fail there too
+    forge_responses();
   }
   if (k == "garbage_rpc") {
     ssize_t n = write(4, "garbage!\n", 9);
