@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -184,6 +185,40 @@ class WorkerServer {
     }
     std::memcpy(&hdr_, layout_, sizeof layout_);
     std::memcpy(&shm_.current(), aside_.data(), area_size_);
+    core::failure_clear(hdr_.failure);
+    hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
+    hdr_.failure.flags = core::kFailureExactInput;
+    core::failure_set(hdr_.failure.detail, "shm-corrupted");
+    core::failure_set(hdr_.failure.message, kDamagedMemory);
+    std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
+    std::fflush(stderr);
+    _exit(rpc::kWorkerExitRpcLost);
+  }
+
+  // While minimizing, the coordinator resumes from shared memory after a candidate kills
+  // the worker: the layout, the published position and the candidate must be as written.
+  bool minimize_area_intact(const corpus::Entry& candidate, const std::array<std::uint64_t, 6>& position) {
+    if (std::memcmp(layout_, &hdr_, sizeof layout_) != 0 || hdr_.minimize.active != 1 ||
+        !std::equal(position.begin(), position.end(), std::begin(hdr_.minimize.state))) {
+      return false;
+    }
+    try {
+      return corpus::same_entry(core::load_entry(shm_.current(), area_size_), candidate);
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  // The candidate wrote over shared memory: put back what the coordinator needs to judge it
+  // and resume after it (the minimizer's own copies are in this process's memory), blame it
+  // exactly, and end the worker.
+  [[noreturn]] void shm_lost_while_minimizing(const core::Minimizer& m, const corpus::Entry& candidate,
+                                              const std::array<std::uint64_t, 6>& position) {
+    std::memcpy(&hdr_, layout_, sizeof layout_);
+    core::store_entry(shm_.current(), candidate, area_size_);
+    core::store_entry(shm_.best(), m.best(), area_size_);
+    std::copy(position.begin(), position.end(), hdr_.minimize.state);
+    hdr_.minimize.active = 1;
     core::failure_clear(hdr_.failure);
     hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
     hdr_.failure.flags = core::kFailureExactInput;
@@ -481,6 +516,10 @@ class WorkerServer {
       core::failure_clear(hdr_.failure);
       RunResult r = run_current(&failure, ++count, &fresh);
       if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+      if (!minimize_area_intact(candidate, packed_state)) shm_lost_while_minimizing(m, candidate, packed_state);
+      // The check runs library templates that the target may share in instrumented form
+      // (one copy per program): what they counted must not be the next candidate's coverage.
+      core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
       bool qualifies;
       if (coverage_mode) {
         if (r == RunResult::Fail) {
