@@ -183,7 +183,7 @@ class WorkerServer {
         std::memcmp(aside_.data(), &shm_.current(), area_size_) == 0) {
       return;
     }
-    std::memcpy(&hdr_, layout_, sizeof layout_);
+    std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
     std::memcpy(&shm_.current(), aside_.data(), area_size_);
     core::failure_clear(hdr_.failure);
     hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
@@ -214,7 +214,7 @@ class WorkerServer {
   // exactly, and end the worker.
   [[noreturn]] void shm_lost_while_minimizing(const core::Minimizer& m, const corpus::Entry& candidate,
                                               const std::array<std::uint64_t, 6>& position) {
-    std::memcpy(&hdr_, layout_, sizeof layout_);
+    std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
     core::store_entry(shm_.current(), candidate, area_size_);
     core::store_entry(shm_.best(), m.best(), area_size_);
     std::copy(position.begin(), position.end(), hdr_.minimize.state);
