@@ -185,6 +185,12 @@ class WorkerServer {
     }
     std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
     std::memcpy(&shm_.current(), aside_.data(), area_size_);
+    blame_input_for_damaged_memory();
+  }
+
+  // With the layout and the input put back: the input that ran last is the one that wrote
+  // over shared memory; say so in the failure record and end the worker.
+  [[noreturn]] void blame_input_for_damaged_memory() {
     core::failure_clear(hdr_.failure);
     hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
     hdr_.failure.flags = core::kFailureExactInput;
@@ -219,14 +225,7 @@ class WorkerServer {
     core::store_entry(shm_.best(), m.best(), area_size_);
     std::copy(position.begin(), position.end(), hdr_.minimize.state);
     hdr_.minimize.active = 1;
-    core::failure_clear(hdr_.failure);
-    hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
-    hdr_.failure.flags = core::kFailureExactInput;
-    core::failure_set(hdr_.failure.detail, "shm-corrupted");
-    core::failure_set(hdr_.failure.message, kDamagedMemory);
-    std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
-    std::fflush(stderr);
-    _exit(rpc::kWorkerExitRpcLost);
+    blame_input_for_damaged_memory();
   }
 
   // Checks that an input area holds values of the fuzz function's types.
