@@ -25,9 +25,14 @@ std::atomic<std::int64_t> g_input_started_ns{0};
 std::int64_t now_ns() { return Clock::now().time_since_epoch().count(); }
 
 // Resident set size in MB, from /proc/self/statm as the coordinator reads a worker's.
-std::uint64_t resident_mb(int statm_fd) {
+// Opened afresh each time: a descriptor kept open could be one the seed run swaps for a
+// decoy while an input runs (fds 3 and 4, rpc_guard.h).
+std::uint64_t resident_mb() {
+  int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
   char buf[128];
-  ssize_t n = pread(statm_fd, buf, sizeof buf - 1, 0);
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
   if (n <= 0) return 0;
   buf[n] = '\0';
   unsigned long long size = 0, resident = 0;
@@ -37,10 +42,9 @@ std::uint64_t resident_mb(int statm_fd) {
 }
 
 void watch(InputLimits limits) {
-  int statm_fd = limits.rss_limit_mb > 0 ? ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC) : -1;
-  // A tenth of the timeout, so that a hang is caught within 10% of it; at most 100 ms, as
-  // the coordinator samples memory.
-  auto tick = std::chrono::milliseconds(100);
+  // A tenth of the timeout, so that a hang is caught within 10% of it; memory every 10 ms
+  // (a reading of /proc costs microseconds, and memory can grow by gigabytes a second).
+  auto tick = std::chrono::milliseconds(limits.rss_limit_mb > 0 ? 10 : 100);
   if (limits.timeout.count() > 0) {
     tick = std::min(tick, std::max(std::chrono::milliseconds(1),
                                    std::chrono::duration_cast<std::chrono::milliseconds>(limits.timeout / 10)));
@@ -53,8 +57,8 @@ void watch(InputLimits limits) {
       fail_running_input(core::FailureKind::Timeout, "timeout",
                          "an input ran for more than " + core::format_duration(limits.timeout) + " (--timeout)");
     }
-    if (statm_fd >= 0) {
-      std::uint64_t rss = resident_mb(statm_fd);
+    if (limits.rss_limit_mb > 0) {
+      std::uint64_t rss = resident_mb();
       if (rss > limits.rss_limit_mb) {
         fail_running_input(core::FailureKind::OutOfMemory, "out-of-memory",
                            "the target used " + std::to_string(rss) + " MB of memory, over the " +
