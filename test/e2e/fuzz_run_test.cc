@@ -155,7 +155,7 @@ TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
 TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
   auto entries = [&](const std::string& cache) {
     auto r = run({cfuzz(), "run", target("maze"), "--cachedir", (dir / cache).string(), "--seed", "11",
-                  "--parallel", "1", "--fuzztime", "100000x", "--json"},
+                  "--parallel", "1", "--fuzztime", "400000x", "--json"},
                  {.cwd = dir.str()});
     used_.insert("maze");
     std::vector<std::string> names;
