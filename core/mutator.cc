@@ -518,7 +518,7 @@ void Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       const std::uint8_t* other = nullptr;
       std::uint64_t other_len = 0;
       if (splice != nullptr && i < splice->count && splice->slots[i].type == slot.type) {
-        other = ShmView::slot_data(const_cast<InputAreaHeader&>(*splice), i);
+        other = ShmView::slot_data(*splice, i);
         other_len = std::min(splice->slots[i].len, splice->slot_capacity);
       }
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);

@@ -56,6 +56,7 @@ class Mutator {
   explicit Mutator(std::size_t max_len);
 
   void set_words(const WordSource* words) { words_ = words; }
+  std::size_t max_len() const { return max_len_; }
 
   // Applies one mutation to one value of `input`. `splice` (may be null or empty) is
   // another corpus entry whose values of the same type may be mixed in.

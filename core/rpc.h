@@ -40,6 +40,9 @@ inline constexpr int kInvalidRequest = -32600;
 inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 inline constexpr int kServerError = -32000;
+// The target's harness broke its contract (a custom mutator's size over max_size): the run
+// cannot go on, and the message says why.
+inline constexpr int kHarnessError = -32001;
 
 // --- Methods -------------------------------------------------------------------------
 

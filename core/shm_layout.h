@@ -140,6 +140,9 @@ class ShmView {
   static std::uint8_t* slot_data(InputAreaHeader& a, std::uint32_t i) {
     return reinterpret_cast<std::uint8_t*>(&a) + kInputDataOffset + i * a.slot_capacity;
   }
+  static const std::uint8_t* slot_data(const InputAreaHeader& a, std::uint32_t i) {
+    return reinterpret_cast<const std::uint8_t*>(&a) + kInputDataOffset + i * a.slot_capacity;
+  }
 
  private:
   // The four input areas follow one another (shm_geometry, checked by shm_header_valid).

@@ -564,6 +564,8 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
       return;
     }
     case CallOutcome::Kind::Error:
+      // A harness that breaks its contract would break every call: stop, saying why.
+      if (r.error_code == rpc::kHarnessError) throw std::runtime_error(target_.path + ": " + r.error);
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
       w.kill();
       return;

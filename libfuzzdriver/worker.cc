@@ -202,6 +202,7 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
             if (!resp.ok) {
               out.kind = CallOutcome::Kind::Error;
               out.error = resp.error_message;
+              out.error_code = resp.error_code;
               return out;
             }
             out.kind = CallOutcome::Kind::Ok;

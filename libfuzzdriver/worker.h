@@ -43,6 +43,7 @@ struct CallOutcome {
   Kind kind = Kind::Ok;
   nlohmann::json result;
   std::string error;  // for Error, Died and ProtocolError: what happened, in a few words
+  int error_code = 0;  // for Error: the JSON-RPC error code (rpc::kHarnessError, ...)
   // The shared memory's layout was not as the coordinator made it when the call ended: the
   // target wrote over it (it is put back before anything else reads the region).
   bool layout_damaged = false;

@@ -29,6 +29,7 @@
 #include "runtime/cmp_words.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
+#include "runtime/custom_mutator.h"
 #include "runtime/executor.h"
 #include "runtime/leak_check.h"
 #include "runtime/rpc_guard.h"
@@ -60,8 +61,10 @@ constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared mem
 
 class WorkerServer {
  public:
-  WorkerServer(detail::TestState& f, core::ShmView shm)
-      : ex_(f),
+  // `custom_mutation`: a libFuzzer harness with LLVMFuzzerCustomMutator (custom_mutator.h).
+  WorkerServer(detail::TestState& f, core::ShmView shm, bool custom_mutation)
+      : custom_mutation_(custom_mutation),
+        ex_(f),
         shm_(shm),
         hdr_(shm.header()),
         area_size_(shm.header().input_area_size),
@@ -140,6 +143,10 @@ class WorkerServer {
     } catch (const nlohmann::json::exception& e) {
       resp.ok = false;
       resp.error_code = rpc::kInvalidParams;
+      resp.error_message = e.what();
+    } catch (const HarnessContractError& e) {
+      resp.ok = false;
+      resp.error_code = rpc::kHarnessError;
       resp.error_message = e.what();
     } catch (const std::exception& e) {
       resp.ok = false;
@@ -372,7 +379,11 @@ class WorkerServer {
         return finish(res, count, start);
       }
     }
-    if (p.input_to_state != 0) {
+    // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
+    set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
+    // Input-to-state rewrites raw bytes; with a custom mutator the bytes are an encoding the
+    // harness owns, so (as in libFuzzer) only its mutator changes them.
+    if (p.input_to_state != 0 && !custom_mutation_) {
       for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
         if ((p.limit != 0 && count >= p.limit) ||
             (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline)) {
@@ -407,7 +418,11 @@ class WorkerServer {
         hdr_.rng_inc = rng_.inc();
         words_.begin_chain();
       }
-      mutator_.mutate(shm_.current(), splice, rng_);
+      if (custom_mutation_) {
+        custom_mutator_.mutate(shm_.current(), splice, max_len, rng_);
+      } else {
+        mutator_.mutate(shm_.current(), splice, rng_);
+      }
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
       if (guard) check_intact(*guard);
@@ -544,6 +559,8 @@ class WorkerServer {
     return res;
   }
 
+  bool custom_mutation_;
+  CustomMutator custom_mutator_;
   Executor ex_;
   core::ShmView shm_;
   core::ShmHeader& hdr_;
@@ -597,7 +614,9 @@ int serve_worker(const RegisteredTest& test, bool detect_leaks) {
     die_internal("the target has more coverage counters than the shared memory was sized for");
   }
   hdr.counters_len = cov.total_counters;
-  WorkerServer server(*f, shm);
+  // The custom mutator is the libFuzzer harness's: it mutates that test's one []byte value.
+  bool custom_mutation = CustomMutator::available() && test.name == "LLVMFuzzerTestOneInput";
+  WorkerServer server(*f, shm, custom_mutation);
   server.serve();
 }
 

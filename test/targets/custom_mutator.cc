@@ -1,0 +1,95 @@
+// A libFuzzer harness with libFuzzer's custom mutator and crossover. Its input is a
+// checksummed, scrambled record: 4 bytes of FNV-1a over the payload, then the payload XORed
+// with 0x5A. The planted bug needs "FUZZ!" in the payload; mutating the raw bytes almost
+// never keeps the checksum right, so it is found through the custom mutator (decode,
+// LLVMFuzzerMutate, encode), as real structure-aware harnesses work.
+//
+// CFUZZ_TEST_MUTATOR changes what the hooks do, for the tests of the contract:
+//   "called"     the target aborts once the custom mutator has run in its process
+//   "crossover"  the same for the custom crossover
+//   "too_long"   the custom mutator returns more than max_size
+//   (unset)      the structure-aware fuzzing described above
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+namespace {
+
+std::string_view mode() {
+  const char* m = std::getenv("CFUZZ_TEST_MUTATOR");
+  return m != nullptr ? m : "";
+}
+
+bool custom_mutator_ran = false;
+bool custom_crossover_ran = false;
+
+std::uint32_t fnv1a(const std::uint8_t* p, std::size_t n) {
+  std::uint32_t h = 2166136261u;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+// The payload of a well-formed record, or false.
+bool decode(const std::uint8_t* data, std::size_t size, std::string* payload) {
+  if (size < 4) return false;
+  payload->assign(reinterpret_cast<const char*>(data + 4), size - 4);
+  for (char& c : *payload) c = static_cast<char>(c ^ 0x5A);
+  std::uint32_t stored;
+  std::memcpy(&stored, data, 4);
+  return stored == fnv1a(reinterpret_cast<const std::uint8_t*>(payload->data()), payload->size());
+}
+
+// Writes the record of `payload` into out (room for max bytes); returns its size, 0 if it
+// does not fit.
+std::size_t encode(const std::string& payload, std::uint8_t* out, std::size_t max) {
+  if (payload.size() + 4 > max) return 0;
+  std::uint32_t sum = fnv1a(reinterpret_cast<const std::uint8_t*>(payload.data()), payload.size());
+  std::memcpy(out, &sum, 4);
+  for (std::size_t i = 0; i < payload.size(); ++i) out[4 + i] = static_cast<std::uint8_t>(payload[i] ^ 0x5A);
+  return payload.size() + 4;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if ((mode() == "called" && custom_mutator_ran) || (mode() == "crossover" && custom_crossover_ran)) std::abort();
+  std::string payload;
+  if (!decode(data, size, &payload)) return 0;
+  if (payload.size() >= 5 && payload.compare(0, 1, "F") == 0 && payload.find("FUZZ!") != std::string::npos) {
+    std::abort();  // the planted bug
+  }
+  return 0;
+}
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  custom_mutator_ran = true;
+  if (mode() == "too_long") return max_size + 1;
+  std::string payload;
+  if (!decode(data, size, &payload)) payload.clear();
+  // Mutate the payload with the engine, in a buffer with room to grow.
+  std::size_t room = max_size > 4 ? max_size - 4 : 0;
+  payload.resize(room);
+  std::size_t n = LLVMFuzzerMutate(reinterpret_cast<std::uint8_t*>(payload.data()),
+                                   std::min(room, size >= 4 ? size - 4 : std::size_t{0}), room);
+  if (n > room) __builtin_trap();  // LLVMFuzzerMutate must respect max_size (SIGILL, not the bug)
+  payload.resize(n);
+  (void)seed;
+  return encode(payload, data, max_size);
+}
+
+extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* data1, std::size_t size1,
+                                                 const std::uint8_t* data2, std::size_t size2, std::uint8_t* out,
+                                                 std::size_t max_out_size, unsigned int seed) {
+  custom_crossover_ran = true;
+  std::string a, b;
+  if (!decode(data1, size1, &a) || !decode(data2, size2, &b)) return 0;
+  // The first half of one payload, the second of the other.
+  std::string mixed = a.substr(0, a.size() / 2 + seed % 2) + b.substr(b.size() / 2);
+  return encode(mixed, out, max_out_size);
+}
