@@ -11,9 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
-# The benchmark's own tools: python3 for the driver, AFL++ as a second peer (optional).
+# The benchmark's own tools: python3 for the driver, zlib for the structure-aware target,
+# AFL++ as a second peer (optional).
 need=()
 command -v python3 >/dev/null || need+=(python3)
+dpkg-query -W -f='${Status}' zlib1g-dev 2>/dev/null | grep -q "install ok installed" || need+=(zlib1g-dev)
 dpkg-query -W -f='${Status}' afl++ 2>/dev/null | grep -q "install ok installed" || need+=(afl++)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

@@ -11,6 +11,8 @@ runs with different seeds (every run of every fuzzer starts from the same seed i
                    nested records with exact lengths, a checksum over a region, a counter
                    that must reach N, a long run of one byte, values behind a switch table,
                    exact lengths in nested text and in JSON
+  structure        time to crash where the harness's own custom mutator is needed
+                   (LLVMFuzzerCustomMutator over a zlib stream; the target links -lz)
   coverage         JSON parser after a fixed time: each fuzzer's final corpus replayed through
                    one clang source-coverage build (llvm-cov branches and lines)
   peak memory      resident set of the whole fuzzer process tree (sampled every 100 ms)
@@ -55,9 +57,12 @@ TARGETS = {
     "switch_sum": {"asan": False, "opt": "-O2"},  # -O2: the switch becomes a range check and a table
     "nested_netstring": {"asan": True},
     "json_deep": {"asan": True, "source": "json_parser", "defines": ["-DBENCH_NO_BUG", "-DBENCH_DEEP_BUG"]},
+    # Structure-aware: the harness's own LLVMFuzzerCustomMutator is needed (the "structure" part).
+    "zlib_keyword": {"asan": False, "libs": ["-lz"]},
 }
 PUZZLES = ["nested_word", "memcmp_magic", "chain32", "strcmp_keyword", "switch_magic"]
 DEEP = ["deep_tlv", "checksum_region", "counter_n", "repeated_run", "switch_sum", "nested_netstring", "json_deep"]
+STRUCTURE = ["zlib_keyword"]
 SEED_INPUT = {"json_parser": b'{"a":[1,"x",true,null]}', "json_deep": b'{"a":[1,"x",true,null]}'}
 DEFAULT_SEED_INPUT = b"0"
 
@@ -191,7 +196,7 @@ def build_all(have_afl):
         if name == "json_parser":
             variants.append(("_nobug", ["-DBENCH_NO_BUG"]))  # coverage runs: fuzz the full time
         for suffix, defs in variants:
-            common = ["-std=c++20", props.get("opt", "-O1"), "-g", *defs, str(src)]
+            common = ["-std=c++20", props.get("opt", "-O1"), "-g", *defs, str(src), *props.get("libs", [])]
             san = ["-fsanitize=address"] if props["asan"] else []
             sh([CFUZZ_CXX, *san, *common, "-o", bins / f"cfuzz_{name}{suffix}"])
             fuzzer = ["-fsanitize=fuzzer" + (",address" if props["asan"] else "")]
@@ -411,14 +416,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="about 5 minutes instead of about an hour")
     ap.add_argument("--no-afl", action="store_true", help="leave AFL++ out even when it is installed")
-    ap.add_argument("--only", default="speed,crash,deep,coverage",
+    ap.add_argument("--only", default="speed,crash,deep,structure,coverage",
                     help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash "
-                         "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), coverage")
+                         "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), structure "
+                         "(custom mutators), coverage")
     args = ap.parse_args()
     mode = MODES["quick" if args.quick else "full"]
     parts = set(args.only.split(","))
-    if not parts <= {"speed", "crash", "deep", "coverage"}:
-        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, coverage")
+    if not parts <= {"speed", "crash", "deep", "structure", "coverage"}:
+        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, structure, coverage")
     have_afl = not args.no_afl and shutil.which("afl-fuzz") is not None and shutil.which("afl-clang-fast++")
     bins = build_all(have_afl)
     fuzzers = [Cfuzz(bins), LibFuzzer(bins)] + ([Aflpp(bins)] if have_afl else [])
@@ -484,6 +490,11 @@ def main():
     # Time to a deep, structure-dependent bug.
     if "deep" in parts:
         for target in DEEP:
+            time_to_crash(target, mode["deep_runs"], mode["deep_cap"])
+
+    # Time to a bug behind an encoding, through the harness's custom mutator.
+    if "structure" in parts:
+        for target in STRUCTURE:
             time_to_crash(target, mode["deep_runs"], mode["deep_cap"])
 
     # Coverage of the parser after a fixed time, measured by one coverage build.
