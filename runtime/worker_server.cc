@@ -420,6 +420,9 @@ class WorkerServer {
       }
       if (custom_mutation_) {
         custom_mutator_.mutate(shm_.current(), splice, max_len, rng_);
+        // The harness's mutator is instrumented code: what it counted is not the coverage
+        // of the input it made (libFuzzer resets its maps before each execution likewise).
+        core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
       } else {
         mutator_.mutate(shm_.current(), splice, rng_);
       }

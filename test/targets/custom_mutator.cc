@@ -8,6 +8,8 @@
 //   "called"     the target aborts once the custom mutator has run in its process
 //   "crossover"  the same for the custom crossover
 //   "too_long"   the custom mutator returns more than max_size
+//   "noisy"      the target does nothing with its input, and the custom mutator takes one of
+//                16 branches by its seed: none of that is the inputs' coverage
 //   (unset)      the structure-aware fuzzing described above
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +28,7 @@ std::string_view mode() {
 }
 
 bool custom_mutator_ran = false;
+volatile int noise_sink;
 bool custom_crossover_ran = false;
 
 std::uint32_t fnv1a(const std::uint8_t* p, std::size_t n) {
@@ -58,6 +61,7 @@ std::size_t encode(const std::string& payload, std::uint8_t* out, std::size_t ma
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if ((mode() == "called" && custom_mutator_ran) || (mode() == "crossover" && custom_crossover_ran)) std::abort();
+  if (mode() == "noisy") return 0;
   std::string payload;
   if (!decode(data, size, &payload)) return 0;
   if (payload.size() >= 5 && payload.compare(0, 1, "F") == 0 && payload.find("FUZZ!") != std::string::npos) {
@@ -70,6 +74,21 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
                                                unsigned int seed) {
   custom_mutator_ran = true;
   if (mode() == "too_long") return max_size + 1;
+  if (mode() == "noisy") {
+    switch (seed % 16) {
+      case 0: noise_sink = 1; break;
+      case 1: noise_sink = 2; break;
+      case 2: noise_sink = 3; break;
+      case 3: noise_sink = 4; break;
+      case 4: noise_sink = 5; break;
+      case 5: noise_sink = 6; break;
+      case 6: noise_sink = 7; break;
+      case 7: noise_sink = 8; break;
+      default: for (unsigned i = 0; i < seed % 200; ++i) noise_sink = static_cast<int>(i); break;
+    }
+    data[0] = static_cast<std::uint8_t>(seed);
+    return size > 0 ? size : 1;
+  }
   std::string payload;
   if (!decode(data, size, &payload)) payload.clear();
   // Mutate the payload with the engine, in a buffer with room to grow.
