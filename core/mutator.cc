@@ -517,6 +517,9 @@ void Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       if (slot.len > cap) cap = slot.len;
       const std::uint8_t* other = nullptr;
       std::uint64_t other_len = 0;
+      if (value_mutator_ != nullptr && value_mutator_->mutate_value(i, ShmView::slot_data(input, i), &slot.len, cap, rng)) {
+        break;
+      }
       if (splice != nullptr && i < splice->count && splice->slots[i].type == slot.type) {
         other = ShmView::slot_data(*splice, i);
         other_len = std::min(splice->slots[i].len, splice->slot_capacity);

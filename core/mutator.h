@@ -49,6 +49,15 @@ class WordSource {
                            std::uint64_t* out) const = 0;
 };
 
+// Mutations of a byte value that someone else makes: a fuzz test's custom mutator for one
+// argument (runtime/custom_mutator.h). Returns false for values it does not handle.
+class ValueMutator {
+ public:
+  virtual ~ValueMutator() = default;
+  virtual bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                            Pcg& rng) = 0;
+};
+
 class Mutator {
  public:
   // `max_len` bounds the length of every byte value the mutator grows (a longer seed value
@@ -56,6 +65,7 @@ class Mutator {
   explicit Mutator(std::size_t max_len);
 
   void set_words(const WordSource* words) { words_ = words; }
+  void set_value_mutator(ValueMutator* m) { value_mutator_ = m; }
   std::size_t max_len() const { return max_len_; }
 
   // Applies one mutation to one value of `input`. `splice` (may be null or empty) is
@@ -69,6 +79,7 @@ class Mutator {
  private:
   std::size_t max_len_;
   const WordSource* words_ = nullptr;
+  ValueMutator* value_mutator_ = nullptr;
   std::vector<std::uint8_t> scratch_;  // for swapping chunks; sized once
 };
 

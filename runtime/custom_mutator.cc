@@ -70,12 +70,36 @@ void CustomMutator::mutate(core::InputAreaHeader& input, const core::InputAreaHe
   slot.len = 1;
 }
 
+bool ArgumentMutators::mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                                    core::Pcg& rng) {
+  cfuzz::CustomMutator fn = nullptr;
+  for (const auto& [i, m] : mutators_) {
+    if (i == index) fn = m;
+  }
+  if (fn == nullptr || cap == 0) return false;
+  buffer_.resize(cap);
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    std::memcpy(buffer_.data(), data, *len);
+    std::size_t n = fn(buffer_.data(), *len, cap, rng.next32());
+    if (n > cap) too_long(("the custom mutator of argument " + std::to_string(index)).c_str(), n, cap);
+    if (n == 0) continue;
+    std::memcpy(data, buffer_.data(), n);
+    *len = n;
+    return true;
+  }
+  return true;  // it never changed the value: leave it as it was
+}
+
 void set_llvm_fuzzer_mutate_engine(core::Mutator* mutator, core::Pcg* rng) {
   g_engine_mutator = mutator;
   g_engine_rng = rng;
 }
 
 }  // namespace cfuzz::runtime
+
+std::size_t cfuzz::mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size) {
+  return LLVMFuzzerMutate(data, size, max_size);
+}
 
 // cfuzz's byte mutator for harnesses: one mutation of data[0, size) within max_size bytes.
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size) {

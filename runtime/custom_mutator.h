@@ -13,7 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
+
+#include <cfuzz/cfuzz.h>
 
 #include "core/mutator.h"
 #include "core/pcg.h"
@@ -39,6 +42,21 @@ class CustomMutator {
 
  private:
   std::vector<std::uint8_t> buffer_;  // exactly max_size bytes, so ASan sees a write past it
+};
+
+// The custom mutators a typed fuzz test gave for some of its arguments (F::custom_mutator),
+// as the mutator's hook: each gets a heap buffer of exactly the room it may use.
+class ArgumentMutators : public core::ValueMutator {
+ public:
+  explicit ArgumentMutators(std::vector<std::pair<std::size_t, cfuzz::CustomMutator>> mutators)
+      : mutators_(std::move(mutators)) {}
+  bool empty() const { return mutators_.empty(); }
+  bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                    core::Pcg& rng) override;
+
+ private:
+  std::vector<std::pair<std::size_t, cfuzz::CustomMutator>> mutators_;
+  std::vector<std::uint8_t> buffer_;
 };
 
 // What LLVMFuzzerMutate uses while a worker fuzzes; without it (a harness calling it from a

@@ -143,6 +143,26 @@ void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::si
   s->seeds().push_back(std::move(seed));
 }
 
+// Custom mutators take []byte or string arguments that exist: checked once both the
+// mutators and the fuzz function's types are known.
+static void check_custom_mutators(TestState* s, Location where) {
+  const auto& types = s->fuzz_function()->types;
+  for (const auto& [index, fn] : s->custom_mutators()) {
+    if (index >= types.size()) {
+      s->record("f.custom_mutator: argument " + std::to_string(index) + " does not exist; the fuzz function takes " +
+                    corpus::format_type_list(types),
+                where, true);
+      throw Stop{};
+    }
+    if (types[index] != corpus::Type::Bytes && types[index] != corpus::Type::String) {
+      s->record("f.custom_mutator: argument " + std::to_string(index) + " is " +
+                    std::string(corpus::go_type_name(types[index])) + "; a custom mutator takes []byte or string",
+                where, true);
+      throw Stop{};
+    }
+  }
+}
+
 void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn,
                        Destroy destroy, Location where) {
   FuzzFunction f;
@@ -174,6 +194,23 @@ void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke
   slot.destroy = f.destroy;
   slot.where = std::move(f.where);
   f.destroy = nullptr;  // ownership moved to the slot
+  check_custom_mutators(s, where);
+}
+
+void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where) {
+  auto& all = s->custom_mutators();
+  for (const auto& m : all) {
+    if (m.first == index) {
+      s->record("f.custom_mutator called twice for argument " + std::to_string(index), where, true);
+      throw Stop{};
+    }
+  }
+  if (fn == nullptr) {
+    s->record("f.custom_mutator: no function given", where, true);
+    throw Stop{};
+  }
+  all.emplace_back(index, fn);
+  if (s->fuzz_function()) check_custom_mutators(s, where);
 }
 
 }  // namespace cfuzz::detail

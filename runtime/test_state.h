@@ -81,6 +81,8 @@ class TestState {
   // F only.
   std::vector<Seed>& seeds() { return seeds_; }
   std::optional<FuzzFunction>& fuzz_function() { return fn_; }
+  // f.custom_mutator: argument index -> its mutator.
+  std::vector<std::pair<std::size_t, CustomMutator>>& custom_mutators() { return custom_mutators_; }
   bool fuzz_called() const { return fuzz_called_; }
   void set_fuzz_called() { fuzz_called_ = true; }
 
@@ -99,6 +101,7 @@ class TestState {
   std::vector<std::function<void()>> cleanups_;
   std::vector<Seed> seeds_;
   std::optional<FuzzFunction> fn_;
+  std::vector<std::pair<std::size_t, CustomMutator>> custom_mutators_;
   bool fuzz_called_ = false;
   F f_;
 };

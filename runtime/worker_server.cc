@@ -64,6 +64,7 @@ class WorkerServer {
   // `custom_mutation`: a libFuzzer harness with LLVMFuzzerCustomMutator (custom_mutator.h).
   WorkerServer(detail::TestState& f, core::ShmView shm, bool custom_mutation)
       : custom_mutation_(custom_mutation),
+        argument_mutators_(f.custom_mutators()),
         ex_(f),
         shm_(shm),
         hdr_(shm.header()),
@@ -71,6 +72,7 @@ class WorkerServer {
         mutator_(kDefaultMaxLen),
         words_(cmp_table(), base_cmps_) {
     mutator_.set_words(&words_);
+    if (!argument_mutators_.empty()) mutator_.set_value_mutator(&argument_mutators_);
     std::memcpy(layout_, &hdr_, sizeof layout_);
     const auto& cov = coverage_registry();
     touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
@@ -335,6 +337,7 @@ class WorkerServer {
     if (max_len != mutator_max_len_) {
       mutator_ = core::Mutator(max_len);
       mutator_.set_words(&words_);
+      if (!argument_mutators_.empty()) mutator_.set_value_mutator(&argument_mutators_);
       mutator_max_len_ = max_len;
     }
     std::vector<std::string> dictionary;
@@ -425,6 +428,9 @@ class WorkerServer {
         core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
       } else {
         mutator_.mutate(shm_.current(), splice, rng_);
+        if (!argument_mutators_.empty()) {
+          core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
+        }
       }
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
@@ -564,6 +570,7 @@ class WorkerServer {
 
   bool custom_mutation_;
   CustomMutator custom_mutator_;
+  ArgumentMutators argument_mutators_;  // f.custom_mutator of a typed test
   Executor ex_;
   core::ShmView shm_;
   core::ShmHeader& hdr_;

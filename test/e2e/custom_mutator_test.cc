@@ -76,5 +76,39 @@ TEST(CustomMutator, FindsABugBehindAChecksumAndTheSavedInputReproduces) {
   EXPECT_NE(rerun.all().find("SIGABRT"), std::string::npos) << rerun.all();
 }
 
+TEST(TypedCustomMutator, FindsABugBehindAChecksumInOneArgumentAndSavesV1) {
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("typed_custom_mutator"), "--cachedir", (dir / "cache").string(), "--parallel",
+                "1", "--fuzztime", "120s", "--seed", "1"},
+               {.cwd = dir.str()});
+  ASSERT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("planted bug"), std::string::npos) << r.all();
+  auto saved = files_in(dir / "testdata/fuzz/FuzzRecord");
+  ASSERT_EQ(saved.size(), 1u) << r.all();
+  std::string text = read_file(saved[0]);
+  EXPECT_EQ(text.rfind("go test fuzz v1\nstring(", 0), 0u) << text;
+  EXPECT_NE(text.find("\nint64(7)\n"), std::string::npos) << text;
+  auto rerun = run({target("typed_custom_mutator"), "--run", "FuzzRecord/" + saved[0].filename().string()},
+                   {.cwd = dir.str()});
+  EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+  EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.all();
+}
+
+TEST(TypedCustomMutator, OnAnArgumentThatIsNotBytesIsAClearError) {
+  TempDir dir;
+  auto seeds = run({target("typed_custom_mutator")}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_MUTATOR=wrong_arg"}});
+  EXPECT_EQ(seeds.exit_code, 1) << seeds.all();
+  EXPECT_NE(seeds.all().find("f.custom_mutator: argument 1 is int64; a custom mutator takes []byte or string"),
+            std::string::npos)
+      << seeds.all();
+  auto r = run({cfuzz(), "run", target("typed_custom_mutator"), "--cachedir", (dir / "cache").string(),
+                "--fuzztime", "1000x"},
+               {.cwd = dir.str(), .env = {"CFUZZ_TEST_MUTATOR=wrong_arg"}});
+  // A failing test body fails the run, as in the seed run (and as go test -fuzz does).
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("--- FAIL: FuzzRecord"), std::string::npos) << r.all();
+  EXPECT_NE(r.all().find("argument 1 is int64"), std::string::npos) << r.all();
+}
+
 }  // namespace
 }  // namespace cfuzz::test

@@ -50,6 +50,19 @@ namespace cfuzz {
 class T;
 class F;
 
+// A custom mutator for one []byte or string argument of a fuzz test, with the contract of
+// libFuzzer's LLVMFuzzerCustomMutator: change data[0, size) in place (the buffer holds
+// max_size bytes) and return the new size, at most max_size (0: nothing was done). `seed`
+// drives its choices. Typically it decodes the value, calls cfuzz::mutate_bytes on the
+// decoded form, and encodes it again; see F::custom_mutator.
+using CustomMutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                      unsigned int seed);
+
+// cfuzz's own mutation of data[0, size), within max_size bytes (with the dictionary and the
+// comparison operands it learned), for custom mutators; returns the new size. The same as
+// libFuzzer's LLVMFuzzerMutate.
+std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
 // Where a call was written. Location would do, but clang 14 with libstdc++
 // lacks it; the compilers' __builtin_FILE/__builtin_LINE give the caller's position when
 // used as default arguments, which is all that is needed.
@@ -88,6 +101,7 @@ void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::si
               Location where);
 void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke,
                        void* fn, Destroy destroy, Location where);
+void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where);
 
 template <class>
 inline constexpr bool kAlwaysFalse = false;
@@ -320,6 +334,14 @@ class F : public Common {
                                                 detail::ArgType::Bool};
     const detail::ArgView views[] = {detail::seed_view(values)..., detail::ArgView{}};
     detail::add_seed(state_, types, views, sizeof...(A), Location::current());
+  }
+
+  // Structure-aware fuzzing: `fn` makes every mutation of argument `index` (0 is the first
+  // after cfuzz::T&), which must be a []byte or string, as libFuzzer's custom mutator does
+  // for a whole input; the other arguments are mutated as usual. Seeds, the corpus and
+  // saved failures stay in the v1 format. Call it before or after fuzz, once per argument.
+  void custom_mutator(std::size_t index, CustomMutator fn, Location where = Location::current()) {
+    detail::set_custom_mutator(state_, index, fn, where);
   }
 
   // Registers the fuzz function: `void(cfuzz::T&, params...)`. Call it once, after add.
