@@ -12,30 +12,12 @@
 #include <cstring>
 #include <string>
 
+#include "scrambled_record.h"
+
+using scrambled_record::decode;
+using scrambled_record::encode;
+
 namespace {
-
-std::uint32_t fnv1a(const char* p, std::size_t n) {
-  std::uint32_t h = 2166136261u;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<std::uint8_t>(p[i])) * 16777619u;
-  return h;
-}
-
-bool decode(const std::uint8_t* data, std::size_t size, std::string* payload) {
-  if (size < 4) return false;
-  payload->assign(reinterpret_cast<const char*>(data + 4), size - 4);
-  for (char& c : *payload) c = static_cast<char>(c ^ 0x5A);
-  std::uint32_t stored;
-  std::memcpy(&stored, data, 4);
-  return stored == fnv1a(payload->data(), payload->size());
-}
-
-std::size_t encode(const std::string& payload, std::uint8_t* out, std::size_t max) {
-  if (payload.size() + 4 > max) return 0;
-  std::uint32_t sum = fnv1a(payload.data(), payload.size());
-  std::memcpy(out, &sum, 4);
-  for (std::size_t i = 0; i < payload.size(); ++i) out[4 + i] = static_cast<std::uint8_t>(payload[i] ^ 0x5A);
-  return payload.size() + 4;
-}
 
 std::string record_of(const std::string& payload) {
   std::string r(payload.size() + 4, '\0');
