@@ -504,8 +504,8 @@ void Mutator::mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t
   }
 }
 
-void Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng) {
-  if (input.count == 0) return;
+bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng) {
+  if (input.count == 0) return false;
   std::uint32_t i = rng.below(input.count);
   SlotHeader& slot = input.slots[i];
   auto type = static_cast<Type>(slot.type);
@@ -517,12 +517,13 @@ void Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       if (slot.len > cap) cap = slot.len;
       const std::uint8_t* other = nullptr;
       std::uint64_t other_len = 0;
-      if (value_mutator_ != nullptr && value_mutator_->mutate_value(i, ShmView::slot_data(input, i), &slot.len, cap, rng)) {
-        break;
-      }
       if (splice != nullptr && i < splice->count && splice->slots[i].type == slot.type) {
         other = ShmView::slot_data(*splice, i);
         other_len = std::min(splice->slots[i].len, splice->slot_capacity);
+      }
+      if (value_mutator_ != nullptr &&
+          value_mutator_->mutate_value(i, ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng)) {
+        return true;
       }
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
@@ -534,6 +535,7 @@ void Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
     case Type::Float64: slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng); break;
     default: slot.bits = mutate_integer(slot.bits, type, rng, words_); break;
   }
+  return false;
 }
 
 }  // namespace cfuzz::core

@@ -49,13 +49,14 @@ class WordSource {
                            std::uint64_t* out) const = 0;
 };
 
-// Mutations of a byte value that someone else makes: a fuzz test's custom mutator for one
-// argument (runtime/custom_mutator.h). Returns false for values it does not handle.
+// Mutations of a byte value that someone else makes: a target's custom mutator
+// (runtime/custom_mutator.h). `other` is the splice partner's value of the same index (may
+// be null). Returns false for values it does not handle.
 class ValueMutator {
  public:
   virtual ~ValueMutator() = default;
   virtual bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
-                            Pcg& rng) = 0;
+                            const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) = 0;
 };
 
 class Mutator {
@@ -69,8 +70,9 @@ class Mutator {
   std::size_t max_len() const { return max_len_; }
 
   // Applies one mutation to one value of `input`. `splice` (may be null or empty) is
-  // another corpus entry whose values of the same type may be mixed in.
-  void mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng);
+  // another corpus entry whose values of the same type may be mixed in. Returns true when
+  // the value mutator made it.
+  bool mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng);
 
   // The byte-level engine, exposed for tests: mutates data[0, *len) with room up to `cap`.
   void mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <string>
 
 extern "C" {
 // Weak: defined by the harness, if it has them.
@@ -26,68 +25,53 @@ core::Pcg* g_engine_rng = nullptr;
 // gives up on the input (MutationDispatcher::MutateImpl).
 constexpr int kAttempts = 100;
 
-[[noreturn]] void too_long(const char* who, std::size_t got, std::size_t max_size) {
-  throw HarnessContractError(std::string(who) + " returned " + std::to_string(got) +
-                             " bytes, more than the max_size of " + std::to_string(max_size) +
-                             " it was given");
-}
-
 }  // namespace
 
-bool CustomMutator::available() { return LLVMFuzzerCustomMutator != nullptr; }
-
-void CustomMutator::mutate(core::InputAreaHeader& input, const core::InputAreaHeader* splice,
-                           std::uint64_t max_len, core::Pcg& rng) {
-  core::SlotHeader& slot = input.slots[0];
-  std::uint8_t* data = core::ShmView::slot_data(input, 0);
-  std::size_t max_size = std::min<std::uint64_t>(std::max<std::uint64_t>(max_len, slot.len), input.slot_capacity);
-  if (max_size == 0) return;
-  buffer_.resize(max_size);
-  const std::uint8_t* other = nullptr;
-  std::size_t other_len = 0;
-  if (splice != nullptr && splice->count == 1 && splice->slots[0].len > 0) {
-    other = core::ShmView::slot_data(*splice, 0);
-    other_len = std::min<std::uint64_t>(splice->slots[0].len, splice->slot_capacity);
+CustomMutators::CustomMutators(const RegisteredTest& test, detail::TestState& f) {
+  if (test.name == "LLVMFuzzerTestOneInput" && LLVMFuzzerCustomMutator != nullptr) {
+    entries_.push_back(Entry{0, LLVMFuzzerCustomMutator, LLVMFuzzerCustomCrossOver, "LLVMFuzzerCustomMutator", true});
   }
-  for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    std::size_t n = 0;
-    bool cross = LLVMFuzzerCustomCrossOver != nullptr && other != nullptr && rng.below(2) == 0;
-    if (cross) {
-      n = LLVMFuzzerCustomCrossOver(data, slot.len, other, other_len, buffer_.data(), max_size, rng.next32());
-      if (n > max_size) too_long("LLVMFuzzerCustomCrossOver", n, max_size);
-    } else {
-      std::memcpy(buffer_.data(), data, slot.len);
-      n = LLVMFuzzerCustomMutator(buffer_.data(), slot.len, max_size, rng.next32());
-      if (n > max_size) too_long("LLVMFuzzerCustomMutator", n, max_size);
-    }
-    if (n == 0) continue;
-    std::memcpy(data, buffer_.data(), n);
-    slot.len = n;
-    return;
+  for (const auto& [index, fn] : f.custom_mutators()) {
+    entries_.push_back(Entry{index, fn, nullptr, "the custom mutator of argument " + std::to_string(index), false});
   }
-  // libFuzzer's fallback when nothing mutated the input: a one-byte input.
-  data[0] = ' ';
-  slot.len = 1;
 }
 
-bool ArgumentMutators::mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
-                                    core::Pcg& rng) {
-  cfuzz::CustomMutator fn = nullptr;
-  for (const auto& [i, m] : mutators_) {
-    if (i == index) fn = m;
+const CustomMutators::Entry* CustomMutators::find(std::uint32_t index) const {
+  for (const auto& e : entries_) {
+    if (e.index == index) return &e;
   }
-  if (fn == nullptr || cap == 0) return false;
+  return nullptr;
+}
+
+bool CustomMutators::mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                                  const std::uint8_t* other, std::uint64_t other_len, core::Pcg& rng) {
+  const Entry* e = find(index);
+  if (e == nullptr || cap == 0) return false;
   buffer_.resize(cap);
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    std::memcpy(buffer_.data(), data, *len);
-    std::size_t n = fn(buffer_.data(), *len, cap, rng.next32());
-    if (n > cap) too_long(("the custom mutator of argument " + std::to_string(index)).c_str(), n, cap);
+    bool cross = e->cross_over != nullptr && other != nullptr && other_len > 0 && rng.below(2) == 0;
+    std::size_t n;
+    if (cross) {
+      n = e->cross_over(data, *len, other, other_len, buffer_.data(), cap, rng.next32());
+    } else {
+      std::memcpy(buffer_.data(), data, *len);
+      n = e->mutate(buffer_.data(), *len, cap, rng.next32());
+    }
+    if (n > cap) {
+      throw HarnessContractError((cross ? std::string("LLVMFuzzerCustomCrossOver") : e->name) + " returned " +
+                                 std::to_string(n) + " bytes, more than the max_size of " + std::to_string(cap) +
+                                 " it was given");
+    }
     if (n == 0) continue;
     std::memcpy(data, buffer_.data(), n);
     *len = n;
     return true;
   }
-  return true;  // it never changed the value: leave it as it was
+  if (e->one_byte_fallback) {
+    data[0] = ' ';
+    *len = 1;
+  }
+  return true;  // otherwise left as it was
 }
 
 void set_llvm_fuzzer_mutate_engine(core::Mutator* mutator, core::Pcg* rng) {

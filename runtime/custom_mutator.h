@@ -1,10 +1,11 @@
-// libFuzzer's structure-aware fuzzing contract, for libFuzzer harnesses:
-//   LLVMFuzzerCustomMutator(data, size, max_size, seed)   defined by the harness (optional)
+// Custom mutators: byte values that a target mutates itself, with libFuzzer's contract.
+//   LLVMFuzzerCustomMutator(data, size, max_size, seed)   a libFuzzer harness's (optional)
 //   LLVMFuzzerCustomCrossOver(d1, s1, d2, s2, out, max_out_size, seed)  likewise
-//   LLVMFuzzerMutate(data, size, max_size)               provided here: cfuzz's byte mutator
+//   f.custom_mutator(index, fn)                           a typed test's, for one argument
+//   LLVMFuzzerMutate / cfuzz::mutate_bytes                provided here: cfuzz's byte mutator
 //
-// As in libFuzzer, a harness with a custom mutator gets every mutation from it (half of them
-// from its crossover, when it has one and a second corpus entry is at hand), and no
+// As in libFuzzer, a value with a custom mutator gets every mutation from it (half of them
+// from the crossover, when there is one and a second corpus entry is at hand), and no
 // input-to-state rewriting of its raw bytes; comparison guidance reaches it through
 // LLVMFuzzerMutate, which runs the worker's own mutator with its dictionary and the
 // operands the target compared.
@@ -13,50 +14,51 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
-#include <utility>
+#include <string>
 #include <vector>
 
 #include <cfuzz/cfuzz.h>
 
 #include "core/mutator.h"
 #include "core/pcg.h"
-#include "core/shm_layout.h"
+#include "runtime/registry.h"
+#include "runtime/test_state.h"
 
 namespace cfuzz::runtime {
 
-// Thrown when the harness breaks the contract (a size over max_size): the run stops with
+// Thrown when a mutator breaks the contract (a size over max_size): the run stops with
 // this message instead of fuzzing on with a broken mutator.
 struct HarnessContractError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class CustomMutator {
+// The custom mutators of one fuzz test, as the core mutator's hook for byte values.
+class CustomMutators : public core::ValueMutator {
  public:
-  // Whether the binary's harness defines LLVMFuzzerCustomMutator.
-  static bool available();
+  // The libFuzzer harness's hooks for its one value, if it is that test and defines them;
+  // else the test's f.custom_mutator calls.
+  CustomMutators(const RegisteredTest& test, detail::TestState& f);
 
-  // Mutates the one []byte value of `input` in place (crossing over with `splice`'s, if
-  // given), to at most `max_len` bytes.
-  void mutate(core::InputAreaHeader& input, const core::InputAreaHeader* splice, std::uint64_t max_len,
-              core::Pcg& rng);
+  bool empty() const { return entries_.empty(); }
+  bool handles(std::uint32_t index) const { return find(index) != nullptr; }
 
- private:
-  std::vector<std::uint8_t> buffer_;  // exactly max_size bytes, so ASan sees a write past it
-};
-
-// The custom mutators a typed fuzz test gave for some of its arguments (F::custom_mutator),
-// as the mutator's hook: each gets a heap buffer of exactly the room it may use.
-class ArgumentMutators : public core::ValueMutator {
- public:
-  explicit ArgumentMutators(std::vector<std::pair<std::size_t, cfuzz::CustomMutator>> mutators)
-      : mutators_(std::move(mutators)) {}
-  bool empty() const { return mutators_.empty(); }
   bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
-                    core::Pcg& rng) override;
+                    const std::uint8_t* other, std::uint64_t other_len, core::Pcg& rng) override;
 
  private:
-  std::vector<std::pair<std::size_t, cfuzz::CustomMutator>> mutators_;
-  std::vector<std::uint8_t> buffer_;
+  using CrossOver = std::size_t (*)(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, std::uint8_t*,
+                                    std::size_t, unsigned int);
+  struct Entry {
+    std::size_t index;
+    CustomMutator mutate;
+    CrossOver cross_over;       // may be null
+    std::string name;           // for errors: "LLVMFuzzerCustomMutator", ...
+    bool one_byte_fallback;     // libFuzzer's: an input no mutator changed becomes " "
+  };
+  const Entry* find(std::uint32_t index) const;
+
+  std::vector<Entry> entries_;
+  std::vector<std::uint8_t> buffer_;  // exactly max_size bytes, so ASan sees a write past it
 };
 
 // What LLVMFuzzerMutate uses while a worker fuzzes; without it (a harness calling it from a

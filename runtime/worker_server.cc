@@ -61,10 +61,8 @@ constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared mem
 
 class WorkerServer {
  public:
-  // `custom_mutation`: a libFuzzer harness with LLVMFuzzerCustomMutator (custom_mutator.h).
-  WorkerServer(detail::TestState& f, core::ShmView shm, bool custom_mutation)
-      : custom_mutation_(custom_mutation),
-        argument_mutators_(f.custom_mutators()),
+  WorkerServer(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
+      : custom_mutators_(test, f),
         ex_(f),
         shm_(shm),
         hdr_(shm.header()),
@@ -72,7 +70,7 @@ class WorkerServer {
         mutator_(kDefaultMaxLen),
         words_(cmp_table(), base_cmps_) {
     mutator_.set_words(&words_);
-    if (!argument_mutators_.empty()) mutator_.set_value_mutator(&argument_mutators_);
+    if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
     std::memcpy(layout_, &hdr_, sizeof layout_);
     const auto& cov = coverage_registry();
     touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
@@ -337,7 +335,7 @@ class WorkerServer {
     if (max_len != mutator_max_len_) {
       mutator_ = core::Mutator(max_len);
       mutator_.set_words(&words_);
-      if (!argument_mutators_.empty()) mutator_.set_value_mutator(&argument_mutators_);
+      if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
       mutator_max_len_ = max_len;
     }
     std::vector<std::string> dictionary;
@@ -384,10 +382,11 @@ class WorkerServer {
     }
     // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
     set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
-    // Input-to-state rewrites raw bytes; with a custom mutator the bytes are an encoding the
-    // harness owns, so (as in libFuzzer) only its mutator changes them.
-    if (p.input_to_state != 0 && !custom_mutation_) {
+    if (p.input_to_state != 0) {
       for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
+        // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
+        // target owns, so (as in libFuzzer) only its mutator changes it.
+        if (custom_mutators_.handles(c.value)) continue;
         if ((p.limit != 0 && count >= p.limit) ||
             (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline)) {
           break;
@@ -421,16 +420,10 @@ class WorkerServer {
         hdr_.rng_inc = rng_.inc();
         words_.begin_chain();
       }
-      if (custom_mutation_) {
-        custom_mutator_.mutate(shm_.current(), splice, max_len, rng_);
-        // The harness's mutator is instrumented code: what it counted is not the coverage
-        // of the input it made (libFuzzer resets its maps before each execution likewise).
+      if (mutator_.mutate(shm_.current(), splice, rng_)) {
+        // A custom mutator is the target's instrumented code: what it counted is not the
+        // coverage of the input it made (libFuzzer resets its maps before each execution).
         core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
-      } else {
-        mutator_.mutate(shm_.current(), splice, rng_);
-        if (!argument_mutators_.empty()) {
-          core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
-        }
       }
       bool fresh = false;
       RunResult r = run_current(&failure, ++count, &fresh);
@@ -568,9 +561,7 @@ class WorkerServer {
     return res;
   }
 
-  bool custom_mutation_;
-  CustomMutator custom_mutator_;
-  ArgumentMutators argument_mutators_;  // f.custom_mutator of a typed test
+  CustomMutators custom_mutators_;
   Executor ex_;
   core::ShmView shm_;
   core::ShmHeader& hdr_;
@@ -624,9 +615,7 @@ int serve_worker(const RegisteredTest& test, bool detect_leaks) {
     die_internal("the target has more coverage counters than the shared memory was sized for");
   }
   hdr.counters_len = cov.total_counters;
-  // The custom mutator is the libFuzzer harness's: it mutates that test's one []byte value.
-  bool custom_mutation = CustomMutator::available() && test.name == "LLVMFuzzerTestOneInput";
-  WorkerServer server(*f, shm, custom_mutation);
+  WorkerServer server(test, *f, shm);
   server.serve();
 }
 
