@@ -89,7 +89,6 @@ class Coordinator {
   // Saves the failing input of report `r` under testdata/, or in the fallback tree with
   // the input printed in the report, and sets its re-run command (findings.cc).
   void save_failing_input(const corpus::Entry& input, FailureReport* r);
-  void save_failing_input_file(const corpus::Entry& input, FailureReport* r);
 
   RunOptions opts_;
   TargetInfo target_;

@@ -178,29 +178,24 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
 }  // namespace
 
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
-  save_failing_input_file(input, r);
-  if (!r->rerun.empty()) r->rerun += limit_flags(r->failure, opts_);
-}
-
-void Coordinator::save_failing_input_file(const corpus::Entry& input, FailureReport* r) {
   // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the
   // way), it goes to a fallback tree beside the cache, laid out like a source directory so
   // that the re-run command works, and the input itself is printed in the report.
   try {
     r->written_to = write_failing_input(input, target_.srcdir, &r->rerun);
-    return;
   } catch (const std::exception& e) {
     r->write_error = e.what();
+    std::string text = corpus::encode(input);
+    r->input_v1 = text;
+    r->input_base64 = base64_encode(text);
+    std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
+    try {
+      r->written_to = write_failing_input(input, fallback, &r->rerun);
+    } catch (const std::exception& e2) {
+      r->write_error += "; and not under " + fallback + " either: " + e2.what();
+    }
   }
-  std::string text = corpus::encode(input);
-  r->input_v1 = text;
-  r->input_base64 = base64_encode(text);
-  std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
-  try {
-    r->written_to = write_failing_input(input, fallback, &r->rerun);
-  } catch (const std::exception& e) {
-    r->write_error += "; and not under " + fallback + " either: " + e.what();
-  }
+  if (!r->rerun.empty()) r->rerun += limit_flags(r->failure, opts_);
 }
 
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
