@@ -55,6 +55,11 @@ TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
     EXPECT_NE(rerun.all().find("(timed out)"), std::string::npos) << rerun.all();
     EXPECT_NE(rerun.all().find("an input ran for more than 1s (--timeout)"), std::string::npos) << rerun.all();
   }
+  if (k.name == "leak") {
+    // The seed run checks each input too, and names the one that leaked.
+    EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+    EXPECT_NE(rerun.all().find("(leaked memory)"), std::string::npos) << rerun.all();
+  }
   if (k.name == "oom") {
     EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
     EXPECT_NE(rerun.all().find("(out of memory)"), std::string::npos) << rerun.all();
