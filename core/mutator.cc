@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/decimal_text.h"
 #include "corpus_format/value.h"
 
 namespace cfuzz::core {
@@ -271,24 +272,12 @@ bool splice_tail(ByteContext& c) {
 // changed as a number, not as bytes: +1, -1, negated, doubled, halved, replaced, or given a
 // fraction or an exponent (libFuzzer's ChangeASCIIInteger, and more for floats).
 bool ascii_number(ByteContext& c) {
-  auto digit = [&](std::uint64_t i) { return c.d[i] >= '0' && c.d[i] <= '9'; };
-  // Pick one of the digit runs, starting from a random place.
-  std::uint64_t start = c.r.below(c.n + 1), begin = c.n;
-  for (std::uint64_t k = 0; k < c.n; ++k) {
-    std::uint64_t i = (start + k) % c.n;
-    if (digit(i) && (i == 0 || !digit(i - 1))) {
-      begin = i;
-      break;
-    }
-  }
-  if (begin == c.n) return false;
-  std::uint64_t end = begin;
-  while (end < c.n && digit(end) && end - begin < 18) ++end;
-  if (begin > 0 && c.d[begin - 1] == '-') --begin;
-  bool negative = c.d[begin] == '-';
-  std::int64_t v = 0;
-  for (std::uint64_t i = negative ? begin + 1 : begin; i < end; ++i) v = v * 10 + (c.d[i] - '0');
-  if (negative) v = -v;
+  // One of the digit runs, starting from a random place and wrapping round.
+  DecimalRun run;
+  if (!next_decimal_run(c.d, c.n, c.r.below(c.n + 1), &run) && !next_decimal_run(c.d, c.n, 0, &run)) return false;
+  std::uint64_t begin = run.begin, end = run.end;
+  std::int64_t v = static_cast<std::int64_t>(run.magnitude);
+  if (run.negative) v = -v;
   char text[48];
   int len;
   switch (c.r.below(8)) {

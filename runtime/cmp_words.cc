@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/decimal_text.h"
 #include "core/shm_layout.h"
 
 namespace cfuzz::runtime {
@@ -34,6 +35,23 @@ std::size_t find_from(const std::uint8_t* data, std::size_t len, const std::uint
     if (data[pos] == needle[0] && std::memcmp(data + pos, needle, n) == 0) return pos;
   }
   return SIZE_MAX;
+}
+
+// Where `value` (an operand of `width` bytes) is written in decimal in `data`, searching
+// from a random run and wrapping: a number the target parsed from text before comparing.
+bool find_decimal(const std::uint8_t* data, std::size_t len, std::uint64_t value, int width, core::Pcg& rng,
+                  core::DecimalRun* run, core::DecimalMatch* how) {
+  std::size_t start = rng.below(len + 1);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::size_t from = pass == 0 ? start : 0;
+    while (core::next_decimal_run(data, len, from, run)) {
+      if (pass == 1 && run->begin >= start) return false;
+      *how = core::decimal_run_matches(*run, value, width);
+      if (*how != core::DecimalMatch::None) return true;
+      from = run->end;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -110,7 +128,17 @@ bool CmpWords::replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, 
     note_used(out->bytes);
     return true;
   }
-  // Neither byte order of the operand is in the input: it may be a transform of an input
+  // Neither byte order: the operand may have been parsed from decimal text.
+  core::DecimalRun run;
+  core::DecimalMatch how;
+  if (find_decimal(data, len, from, width, rng, &run, &how)) {
+    auto* text = reinterpret_cast<char*>(scratch_);
+    std::size_t n = core::format_decimal(to, width, how, text);
+    *out = Replacement{run.begin, run.end - run.begin, std::string_view(text, n)};
+    note_used(out->bytes);
+    return true;
+  }
+  // Nor is it there in decimal: it may be a transform of an input
   // field (a dense switch compares x - K with the table size). Adding the difference the
   // comparison wants to a field at a random place moves such an operand to the other side.
   if (width < 2 || len < static_cast<std::size_t>(width)) return false;
@@ -238,6 +266,7 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
       }
     }
     if (!is_bytes) continue;
+    add_decimal_candidates(v, data, slot.len, max, &out);
     add_arithmetic_candidates(v, data, slot.len, max, &out);
     for (std::size_t k = 0; k < bytes && out.size() < max; ++k) {
       const CmpTable::ByteCmp& c = base_.recent_byte(k);
@@ -247,6 +276,39 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
   }
   return out;
+}
+
+void CmpWords::add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                                      std::vector<Candidate>* out) const {
+  // Numbers the target parsed from text and then compared: the digits that spell one
+  // operand are rewritten to spell the other, or its neighbours for an ordering comparison.
+  constexpr std::size_t kMaxRuns = 64;
+  std::vector<core::DecimalRun> runs;
+  core::DecimalRun run;
+  for (std::size_t from = 0; runs.size() < kMaxRuns && core::next_decimal_run(data, len, from, &run); from = run.end) {
+    runs.push_back(run);
+  }
+  if (runs.empty()) return;
+  std::size_t ints = base_.recent_int_count();
+  for (std::size_t k = 0; k < ints && out->size() < max; ++k) {
+    const CmpTable::IntCmp& c = base_.recent_int(k);
+    if (c.width == 0) continue;
+    for (int side = 0; side < 2; ++side) {
+      std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
+      for (const auto& r : runs) {
+        core::DecimalMatch how = core::decimal_run_matches(r, from, c.width);
+        if (how == core::DecimalMatch::None) continue;
+        // The neighbours first: the exact value wins an equality, but an ordering
+        // comparison (the bound of a range check) only by one of them.
+        for (std::uint64_t t : {to - 1, to + 1, to}) {
+          if (out->size() >= max) return;
+          char text[24];
+          std::size_t n = core::format_decimal(t, c.width, how, text);
+          out->push_back(Candidate{v, r.begin, r.end - r.begin, std::string(text, n)});
+        }
+      }
+    }
+  }
 }
 
 void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len,

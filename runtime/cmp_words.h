@@ -8,7 +8,8 @@
 //   one operand of a comparison, that operand is replaced by the other (both byte orders
 //   for integers, and +-1 for ordering comparisons), which turns a 2^32 or 2^64 guess into
 //   one step: REDQUEEN's input-to-state correspondence, libFuzzer's table of recent
-//   compares. The base input's own comparisons matter most: every mutation chain starts
+//   compares. An integer operand is also looked for as decimal text (a number the target
+//   parsed before comparing) and replaced by the other operand's digits. The base input's own comparisons matter most: every mutation chain starts
 //   from it, so its operands are where they were recorded.
 // - Operands for typed integer arguments.
 //
@@ -63,6 +64,8 @@ class CmpWords : public core::WordSource {
 
  private:
   void note_used(std::string_view w) const;
+  void add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                              std::vector<Candidate>* out) const;
   void add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                                  std::vector<Candidate>* out) const;
   bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,

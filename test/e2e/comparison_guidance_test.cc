@@ -37,7 +37,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Puzzle{"FuzzChainOf32", "magic_values"}, Puzzle{"FuzzChainOf32", "magic_values_asan"},
                       Puzzle{"FuzzEqual64", "magic_values"}, Puzzle{"FuzzEqual64", "magic_values_asan"},
                       Puzzle{"FuzzTypedEqual64", "magic_values"}, Puzzle{"FuzzOffsetFields", "magic_values"},
-                      Puzzle{"FuzzOffsetFields", "magic_values_asan"}),
+                      Puzzle{"FuzzOffsetFields", "magic_values_asan"}, Puzzle{"FuzzDecimalFields", "magic_values"},
+                      Puzzle{"FuzzDecimalFields", "magic_values_asan"}),
     [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
 
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {

@@ -1,9 +1,11 @@
 // Bugs behind magic values that blind mutation essentially never guesses (2^32 to 2^64
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
-// target makes are written into the input. No seeds: every test starts from zero values.
+// target makes are written into the input. No seeds (but for the text format of
+// FuzzDecimalFields): every test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <span>
@@ -78,6 +80,17 @@ CFUZZ_TEST(FuzzOffsetFields, f) {
     if (u32(d.data() + 2) - 0x2b1e0f00u < 3u) {
       if (u32(d.data() + 6) + 0x600dd00du == 0x13572468u) std::abort();
     }
+  });
+}
+
+// Numbers parsed from text: the comparisons see the parsed values, never bytes of the
+// input, so the digits that spell one operand must be rewritten to spell the other.
+CFUZZ_TEST(FuzzDecimalFields, f) {
+  f.add(std::string("w=1 h=1"));
+  f.fuzz([](cfuzz::T&, const std::string& s) {
+    long w = 0, h = 0;
+    if (std::sscanf(s.c_str(), "w=%ld h=%ld", &w, &h) != 2) return;
+    if (w == 1234567 && h < -9000000000L) std::abort();
   });
 }
 
