@@ -30,6 +30,9 @@ std::string_view failure_kind_name(FailureKind k);
 // The `current` input is exactly the one that failed. Set for RpcCorrupted when the worker
 // caught the damage right after the execution that did it (it cannot know otherwise).
 inline constexpr std::uint32_t kFailureExactInput = 1;
+// The target's custom mutator failed, not an execution: `current` is the input it was
+// mutating, which the fuzz target itself may well pass.
+inline constexpr std::uint32_t kFailureInCustomMutator = 2;
 
 struct FailureRecord {
   std::uint32_t kind;  // FailureKind

@@ -229,6 +229,24 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     reporter_.failure(r);
     return;
   }
+  if ((failure.flags & core::kFailureInCustomMutator) != 0) {
+    // The harness's mutator died while mutating `input`, which the fuzz target may well
+    // pass: nothing to minimize or to save under testdata. The report carries the input so
+    // that the mutator can be run on it.
+    r.in_custom_mutator = true;
+    r.stack = symbolize_site(target_.abs_path, r.failure.site);
+    r.input_summary = input_summary(input);
+    r.input_v1 = corpus::encode(input);
+    r.input_base64 = base64_encode(r.input_v1);
+    r.elapsed = Clock::now() - start_;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      failures_.push_back(r);
+    }
+    reporter_.failure(r);
+    w.kill();
+    return;
+  }
 
   corpus::Entry best = input;
   if (!opts_.minimize_time.is_zero()) {

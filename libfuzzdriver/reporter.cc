@@ -126,6 +126,11 @@ void Reporter::failure(const FailureReport& r) {
            {"output", r.output},
            {"input", r.input_summary}};
     if (r.seed) j["seed"] = r.seed_name;
+    if (r.in_custom_mutator) {
+      j["in_custom_mutator"] = true;
+      j["input_v1"] = r.input_v1;
+      j["input_base64"] = r.input_base64;
+    }
     if (!r.written_to.empty()) j["written_to"] = r.written_to;
     if (!r.rerun.empty()) j["rerun"] = r.rerun;
     if (!r.minimized.empty()) j["minimized"] = r.minimized;
@@ -143,7 +148,7 @@ void Reporter::failure(const FailureReport& r) {
   if (r.failure.kind == static_cast<std::uint32_t>(core::FailureKind::Returned) && !message.empty()) {
     text += indent(message, "    ");
   } else {
-    text += "    " + summary + "\n";
+    text += "    " + summary + (r.in_custom_mutator ? ", in the custom mutator (not in the fuzz target)" : "") + "\n";
     for (std::size_t i = 0; i < r.stack.size(); ++i) text += (i == 0 ? "        at " : "        in ") + r.stack[i] + "\n";
     if (r.failure.kind == static_cast<std::uint32_t>(core::FailureKind::Exception) && !message.empty()) {
       text += indent(message, "    ");
@@ -151,6 +156,14 @@ void Reporter::failure(const FailureReport& r) {
   }
   if (!r.output.empty()) {
     text += "\n    Output of the target:\n" + indent(r.output, "        ");
+  }
+  if (r.in_custom_mutator) {
+    text += "\n    The custom mutator was mutating: " + r.input_summary + "\n";
+    text += "    Nothing is written to testdata: the fuzz target is not known to fail on it.\n";
+    text += "    The input, as a corpus file:\n" + indent(r.input_v1, "        ");
+    text += "    The same file in base64: " + r.input_base64 + "\n";
+    emit(text);
+    return;
   }
   if (!r.input_summary.empty()) text += "\n    Failing input: " + r.input_summary + "\n";
   if (!r.minimized.empty()) text += "    (" + r.minimized + ")\n";

@@ -51,6 +51,9 @@ struct FailureReport {
   std::string write_error;
   std::string input_v1;
   std::string input_base64;
+  // The target's custom mutator failed while mutating the input (input_v1, input_base64),
+  // not the fuzz target while running it: nothing is minimized or written.
+  bool in_custom_mutator = false;
 };
 
 class Reporter {

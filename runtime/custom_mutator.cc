@@ -4,6 +4,8 @@
 #include <cstring>
 #include <memory>
 
+#include "runtime/crash_handler.h"
+
 extern "C" {
 // Weak: defined by the harness, if it has them.
 std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
@@ -48,6 +50,13 @@ bool CustomMutators::mutate_value(std::uint32_t index, std::uint8_t* data, std::
   const Entry* e = find(index);
   if (e == nullptr || cap == 0) return false;
   buffer_.resize(cap);
+  // A death inside the hook is the mutator's failure, not the input's (crash_handler.h).
+  core::FailureRecord* record = execution_state().record;
+  record->flags |= core::kFailureInCustomMutator;
+  struct Unmark {
+    core::FailureRecord* r;
+    ~Unmark() { r->flags &= ~core::kFailureInCustomMutator; }
+  } unmark{record};
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     bool cross = e->cross_over != nullptr && other != nullptr && other_len > 0 && rng.below(2) == 0;
     std::size_t n;

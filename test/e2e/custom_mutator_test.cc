@@ -54,6 +54,19 @@ TEST(CustomMutator, ASizeOverMaxSizeStopsTheRunWithAClearError) {
       << r.all();
 }
 
+TEST(CustomMutator, ACrashInTheMutatorIsReportedAsTheMutatorsWithTheInputItWasGiven) {
+  // libFuzzer writes the last executed input as the crash; that input passes the target.
+  TempDir dir;
+  auto r = fuzz(dir, "crashes", {"--fuzztime", "20000x"});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("deadly signal SIGSEGV, in the custom mutator (not in the fuzz target)"), std::string::npos)
+      << r.all();
+  EXPECT_NE(r.out.find("at LLVMFuzzerCustomMutator"), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find("The custom mutator was mutating: []byte("), std::string::npos) << r.all();
+  EXPECT_NE(r.out.find("go test fuzz v1"), std::string::npos) << r.all();
+  EXPECT_FALSE(fs::exists(dir / "testdata")) << "a passing input was saved as a failure";
+}
+
 TEST(CustomMutator, LLVMFuzzerMutateStaysWithinMaxSize) {
   // The harness traps (SIGILL) if LLVMFuzzerMutate ever returns more than it was allowed.
   TempDir dir;

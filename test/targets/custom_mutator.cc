@@ -8,6 +8,7 @@
 //   "called"     the target aborts once the custom mutator has run in its process
 //   "crossover"  the same for the custom crossover
 //   "too_long"   the custom mutator returns more than max_size
+//   "crashes"    the custom mutator itself dies (SIGSEGV) on its first call
 //   "noisy"      the target does nothing with its input, and the custom mutator takes one of
 //                16 branches by its seed: none of that is the inputs' coverage
 //   (unset)      the structure-aware fuzzing described above
@@ -53,6 +54,10 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
                                                unsigned int seed) {
   custom_mutator_ran = true;
   if (mode() == "too_long") return max_size + 1;
+  if (mode() == "crashes") {
+    volatile int* nowhere = nullptr;
+    *nowhere = 1;
+  }
   if (mode() == "noisy") {
     switch (seed % 16) {
       case 0: noise_sink = 1; break;
