@@ -337,6 +337,35 @@ bool word_replace_operand(ByteContext& c) {
   return true;
 }
 
+// Something a parser may read next, right after a keyword it accepted: a number in decimal
+// ("depth=" wants a value), a word the target compares with, or a few random bytes. The
+// number then meets its own comparison, which input-to-state turns into the value wanted.
+bool insert_after_match(ByteContext& c) {
+  if (c.words == nullptr) return false;
+  std::size_t pos;
+  if (!c.words->position_after_match(c.d, c.n, c.r, &pos) || pos > c.n) return false;
+  char text[24];
+  std::string_view what;
+  switch (c.r.below(3)) {
+    case 0: {
+      auto n = std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(c.r.next64() >> c.r.below(64)));
+      what = std::string_view(text, static_cast<std::size_t>(n));
+      break;
+    }
+    case 1: what = c.words->pick_word(c.r); break;
+    default: {
+      std::uint64_t k = std::min<std::uint64_t>(1 + c.r.below(8), sizeof text);
+      for (std::uint64_t i = 0; i < k; ++i) text[i] = static_cast<char>(c.r.below(256));
+      what = std::string_view(text, k);
+      break;
+    }
+  }
+  if (what.empty() || c.n + what.size() > c.cap) return false;
+  insert_gap(c, pos, what.size());
+  std::memcpy(c.d + pos, what.data(), what.size());
+  return true;
+}
+
 using ByteOp = bool (*)(ByteContext&);
 constexpr ByteOp kByteOps[] = {
     erase_bytes,         insert_random_bytes,   duplicate_bytes,       overwrite_bytes,
@@ -346,7 +375,7 @@ constexpr ByteOp kByteOps[] = {
     insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
     splice_insert,       splice_overwrite,      splice_tail,
     word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
-    ascii_number,
+    ascii_number,        insert_after_match,
 };
 
 int type_width(Type t) {

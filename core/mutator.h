@@ -47,6 +47,15 @@ class WordSource {
   // was one side, gets the other side), or false when none is known.
   virtual bool integer_for(std::uint64_t current, int width_bytes, Pcg& rng,
                            std::uint64_t* out) const = 0;
+
+  // Just past a place where the input matched what the target compared it with (a keyword
+  // the parser accepted, "depth=" in "SET depth="): where the parser reads next. False when
+  // no such match is in the input.
+  virtual bool position_after_match(const std::uint8_t* data, std::size_t len, Pcg& rng,
+                                    std::size_t* pos) const {
+    (void)data, (void)len, (void)rng, (void)pos;
+    return false;
+  }
 };
 
 // Mutations of a byte value that someone else makes: a target's custom mutator

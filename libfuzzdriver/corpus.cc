@@ -28,6 +28,18 @@ std::vector<std::uint32_t> Corpus::features_of(const std::uint8_t* snapshot, std
 }
 
 void Corpus::set_features(std::size_t i, const std::vector<std::uint32_t>& features) {
+  constexpr std::size_t kNewCountersKept = 8;
+  std::uint32_t last_counter = UINT32_MAX;
+  for (std::uint32_t f : features) {
+    std::uint32_t counter = f / 8;  // features_of lists a counter's bucket bits together
+    if (counter != last_counter) {
+      last_counter = counter;
+      if (counter >= holders_.size()) holders_.resize(counter + 1, 0);
+      if (holders_[counter]++ == 0 && entries_[i].new_counters.size() < kNewCountersKept) {
+        entries_[i].new_counters.push_back(counter);
+      }
+    }
+  }
   for (std::uint32_t f : features) {
     auto [it, inserted] = owner_.try_emplace(f, i);
     if (inserted) {
@@ -43,6 +55,15 @@ void Corpus::set_features(std::size_t i, const std::vector<std::uint32_t>& featu
       ++entries_[i].owned;
     }
   }
+}
+
+double Corpus::rarity(const CorpusEntry& e) const {
+  // 1 + 7 / (entries that share the rarest of its new edges): 8 for the only entry past a
+  // check, falling as its descendants reach the same edge; 1 for an entry without new edges.
+  constexpr double kRareBoost = 7.0;
+  std::uint32_t fewest = UINT32_MAX;
+  for (std::uint32_t c : e.new_counters) fewest = std::min(fewest, holders_[c]);
+  return fewest == UINT32_MAX ? 1.0 : 1.0 + kRareBoost / static_cast<double>(fewest);
 }
 
 std::size_t Corpus::pick(core::Pcg& rng) {
@@ -70,7 +91,7 @@ std::size_t Corpus::pick(core::Pcg& rng) {
     double freshness = 1.0 / (1.0 + static_cast<double>(e.fuzz_calls) / 8.0);
     double success = 1.0 + 2.0 * static_cast<double>(std::min<std::uint64_t>(e.found, 8));
     double smallness = 1.0 / (1.0 + std::log2(1.0 + static_cast<double>(e.size) / 64.0));
-    weights[i] = freshness * success * smallness + 1e-3;
+    weights[i] = freshness * success * smallness * rarity(e) + 1e-3;
     total += weights[i];
   }
   double x = static_cast<double>(rng.next32()) / 4294967296.0 * total;

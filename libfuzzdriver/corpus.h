@@ -28,6 +28,9 @@ struct CorpusEntry {
   std::uint64_t fuzz_calls = 0; // times it was picked
   std::uint64_t found = 0;      // entries found while fuzzing it
   std::uint32_t owned = 0;      // features for which it is the smallest entry ("favored")
+  // Counters (edges) that no earlier entry reached: where this entry opened new ground.
+  // A few are kept; how many entries share them tells how rare the entry still is.
+  std::vector<std::uint32_t> new_counters;
 };
 
 class Corpus {
@@ -47,17 +50,23 @@ class Corpus {
   // else a weighted choice, most of the time among the favored entries. An entry is
   // favored when it is the smallest entry with some feature (AFL's favored queue entries):
   // the one that alone reaches a rare branch gets its share however big the corpus grows.
-  // Within that, entries fuzzed less, that led to new coverage, and small ones weigh more.
+  // Within that, entries fuzzed less, that led to new coverage, and small ones weigh more,
+  // and so does an entry that reached an edge few entries reach (libFuzzer's entropic
+  // schedule and AFL++'s rare one favour the same): the first input past a check gets
+  // several times the share of inputs that only changed how often a loop ran.
   std::size_t pick(core::Pcg& rng);
 
   // Features of a bucketed coverage snapshot.
   static std::vector<std::uint32_t> features_of(const std::uint8_t* snapshot, std::size_t n);
 
  private:
+  double rarity(const CorpusEntry& e) const;
+
   std::vector<CorpusEntry> entries_;
   std::vector<std::uint64_t> hashes_;
   std::size_t first_unfuzzed_ = 0;  // no entry before it has fuzz_calls == 0
   std::unordered_map<std::uint32_t, std::size_t> owner_;  // feature -> smallest entry with it
+  std::vector<std::uint32_t> holders_;  // counter -> entries that reach it
 };
 
 }  // namespace cfuzz::driver

@@ -51,6 +51,18 @@ class CmpTable {
   void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
                     std::size_t b_len);
 
+  // Byte strings the input matched (a memcmp, strcmp or strstr that came out equal or
+  // found): keywords the parser accepted, after which it reads on. A ring of the last
+  // kMatches distinct ones of 2 bytes or more, apart from the comparisons above.
+  static constexpr std::size_t kMatches = 16;
+  struct Match {
+    std::uint8_t bytes[kMaxBytes];
+    std::uint8_t len;
+  };
+  void record_match(const void* p, std::size_t n);
+  std::size_t match_count() const { return match_count_ < kMatches ? match_count_ : kMatches; }
+  const Match& match(std::size_t k) const { return matches_[k]; }
+
   const IntCmp& int_slot(std::size_t i) const { return ints_[i]; }
   const ByteCmp& byte_slot(std::size_t i) const { return bytes_[i]; }
   void clear();
@@ -84,6 +96,8 @@ class CmpTable {
   std::uint16_t recent_bytes_[kRecent];
   std::size_t recent_int_count_;
   std::size_t recent_byte_count_;
+  Match matches_[kMatches];
+  std::size_t match_count_;
 };
 
 }  // namespace cfuzz::runtime

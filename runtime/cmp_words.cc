@@ -186,6 +186,22 @@ bool CmpWords::replacement_for(const std::uint8_t* data, std::size_t len, core::
   return false;
 }
 
+bool CmpWords::position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                                    std::size_t* pos) const {
+  // A keyword the base input matched, where it is in the input being mutated.
+  std::size_t n = base_.match_count();
+  if (n == 0) return false;
+  std::size_t start = rng.below(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const CmpTable::Match& m = base_.match((start + k) % n);
+    std::size_t at = find_from(data, len, m.bytes, m.len, rng);
+    if (at == SIZE_MAX) continue;
+    *pos = at + m.len;
+    return true;
+  }
+  return false;
+}
+
 bool CmpWords::integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng, std::uint64_t* out) const {
   std::uint64_t mask = width_bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width_bytes)) - 1;
   // Best: a comparison of this very value; else any operand of the same width.
@@ -267,12 +283,19 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
     if (!is_bytes) continue;
     add_decimal_candidates(v, data, slot.len, max, &out);
-    add_arithmetic_candidates(v, data, slot.len, max, &out);
     for (std::size_t k = 0; k < bytes && out.size() < max; ++k) {
       const CmpTable::ByteCmp& c = base_.recent_byte(k);
       if (c.a_len == 0) continue;
       replace_all(v, data, slot.len, c.a, c.a_len, c.b, c.b_len);
       replace_all(v, data, slot.len, c.b, c.b_len, c.a, c.a_len);
+    }
+  }
+  // The guesses last: each transformed comparison yields hundreds of them, which must not
+  // crowd out the exact replacements of a later value.
+  for (std::uint32_t v = 0; v < base.count && out.size() < max; ++v) {
+    const core::SlotHeader& slot = base.slots[v];
+    if (slot.type == 0 || slot.type == 1) {
+      add_arithmetic_candidates(v, core::ShmView::slot_data(area, v), slot.len, max, &out);
     }
   }
   return out;

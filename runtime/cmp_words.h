@@ -61,6 +61,8 @@ class CmpWords : public core::WordSource {
                        Replacement* out) const override;
   bool integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng,
                    std::uint64_t* out) const override;
+  bool position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
+                            std::size_t* pos) const override;
 
  private:
   void note_used(std::string_view w) const;

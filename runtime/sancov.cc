@@ -88,17 +88,26 @@ CFUZZ_HOOK void __sanitizer_cov_trace_pc_indir(std::uintptr_t) {}
 // Called by the sanitizer runtimes' interceptors (ASan, UBSan, ...) after the real call.
 CFUZZ_HOOK void __sanitizer_weak_hook_memcmp(void* caller_pc, const void* s1, const void* s2, std::size_t n,
                                   int result) {
-  if (result == 0) return;  // equal: nothing to learn
+  if (result == 0) {
+    cmp_table().record_match(s1, n);
+    return;
+  }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, n, s2, n);
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strncmp(void* caller_pc, const char* s1, const char* s2, std::size_t n,
                                    int result) {
-  if (result == 0) return;
+  if (result == 0) {
+    cmp_table().record_match(s1, strnlen(s1, n));
+    return;
+  }
   std::size_t l1 = strnlen(s1, n), l2 = strnlen(s2, n);
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, l1, s2, l2);
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strcmp(void* caller_pc, const char* s1, const char* s2, int result) {
-  if (result == 0) return;
+  if (result == 0) {
+    cmp_table().record_match(s1, std::strlen(s1));
+    return;
+  }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, std::strlen(s1), s2,
                            std::strlen(s2));
 }
@@ -111,7 +120,10 @@ CFUZZ_HOOK void __sanitizer_weak_hook_strcasecmp(void* caller_pc, const char* s1
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strstr(void* caller_pc, const char* haystack, const char* needle,
                                   char* result) {
-  if (result != nullptr) return;
+  if (result != nullptr) {
+    cmp_table().record_match(needle, std::strlen(needle));
+    return;
+  }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack,
                            std::strlen(haystack), needle, std::strlen(needle));
 }
@@ -121,7 +133,10 @@ CFUZZ_HOOK void __sanitizer_weak_hook_strcasestr(void* caller_pc, const char* ha
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_memmem(void* caller_pc, const void* haystack, std::size_t hlen,
                                   const void* needle, std::size_t nlen, void* result) {
-  if (result != nullptr) return;
+  if (result != nullptr) {
+    cmp_table().record_match(needle, nlen);
+    return;
+  }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack, hlen, needle,
                            nlen);
 }

@@ -119,6 +119,33 @@ TEST(Corpus, PickFavoursEntriesThatLedToNewCoverage) {
   expect_favoured(entry("productive", "a", 10, 5, 8), entry("barren", "b", 10, 5, 0));
 }
 
+TEST(Corpus, PickFavoursTheEntryThatAloneReachesAnEdge) {
+  // Feature = counter * 8 + bucket bit. "loop" only ran a loop more often than "base";
+  // "deep" got past a check to counter 2, which no other entry reaches.
+  Corpus c;
+  c.add(entry("base", "a", 10, 1));
+  c.set_features(0, {0 * 8 + 0, 1 * 8 + 0});
+  c.add(entry("loop", "b", 10, 1));
+  c.set_features(1, {0 * 8 + 0, 1 * 8 + 4});
+  c.add(entry("deep", "c", 10, 1));
+  c.set_features(2, {0 * 8 + 0, 1 * 8 + 0, 2 * 8 + 0});
+  auto picks = [&c] {
+    core::Pcg rng(5, 1);
+    std::vector<int> n(c.size());
+    for (int i = 0; i < 30000; ++i) ++n[c.pick(rng)];
+    return n;
+  };
+  std::vector<int> n = picks();
+  EXPECT_GT(n[2], 3 * n[1]) << "deep " << n[2] << ", loop " << n[1];
+  // Once other entries reach counter 2 too, "deep" is no longer rare.
+  for (int k = 0; k < 7; ++k) {
+    c.add(entry("descendant" + std::to_string(k), "d" + std::to_string(k), 10, 1000));
+    c.set_features(c.size() - 1, {0 * 8 + 0, 1 * 8 + 0, 2 * 8 + 0, 3 * 8 + static_cast<std::uint32_t>(k % 8)});
+  }
+  std::vector<int> later = picks();
+  EXPECT_LT(later[2], n[2] * 2 / 3) << "deep kept " << later[2] << " of " << n[2];
+}
+
 TEST(Corpus, PickTreatsEqualEntriesAlike) {
   for (bool first : {true, false}) {
     const double share = share_of(entry("one", "a", 10, 3), entry("two", "b", 10, 3), first);
