@@ -12,7 +12,9 @@ runs with different seeds (every run of every fuzzer starts from the same seed i
                    that must reach N, a long run of one byte, values behind a switch table,
                    exact lengths in nested text and in JSON
   structure        time to crash where the harness's own custom mutator is needed
-                   (LLVMFuzzerCustomMutator over a zlib stream; the target links -lz)
+                   (LLVMFuzzerCustomMutator over a zlib stream; the target links -lz), and
+                   what the custom-mutator path costs: execs/sec of the empty target with a
+                   mutator that only calls LLVMFuzzerMutate, over the empty target's
   coverage         JSON parser after a fixed time: each fuzzer's final corpus replayed through
                    one clang source-coverage build (llvm-cov branches and lines)
   peak memory      resident set of the whole fuzzer process tree (sampled every 100 ms)
@@ -59,6 +61,7 @@ TARGETS = {
     "json_deep": {"asan": True, "source": "json_parser", "defines": ["-DBENCH_NO_BUG", "-DBENCH_DEEP_BUG"]},
     # Structure-aware: the harness's own LLVMFuzzerCustomMutator is needed (the "structure" part).
     "zlib_keyword": {"asan": False, "libs": ["-lz"]},
+    "empty_custom": {"asan": False},  # the custom-mutator path's own cost
 }
 PUZZLES = ["nested_word", "memcmp_magic", "chain32", "strcmp_keyword", "switch_magic"]
 DEEP = ["deep_tlv", "checksum_region", "counter_n", "repeated_run", "switch_sum", "nested_netstring", "json_deep"]
@@ -496,6 +499,22 @@ def main():
     if "structure" in parts:
         for target in STRUCTURE:
             time_to_crash(target, mode["deep_runs"], mode["deep_cap"])
+        # AFL++ does not call libFuzzer's mutator hooks: only cfuzz and libFuzzer here.
+        peers = [f for f in fuzzers if f.name != "AFL++"]
+        rate = {}
+        for target in ("empty", "empty_custom"):
+            per = {f.name: [] for f in peers}
+            for rep in range(mode["exec_runs"]):
+                for f in peers:
+                    r, _ = f.execs(work_dir(f"{f.name}-execs-{target}"), target, 1, mode["exec_secs"], 1000 + rep)
+                    per[f.name].append(r)
+            rate[target] = {k: statistics.median(v) for k, v in per.items()}
+        note = f"median of {mode['exec_runs']} runs of {mode['exec_secs']} s"
+        table.add("execs/sec, empty target with a custom mutator that calls LLVMFuzzerMutate, 1 worker",
+                  rate["empty_custom"], human, True, note)
+        table.add("custom-mutator path / built-in path, execs/sec of the empty target",
+                  {k: rate["empty_custom"][k] / rate["empty"][k] for k in rate["empty"]},
+                  lambda v: f"{v:.2f}x", True, note)
 
     # Coverage of the parser after a fixed time, measured by one coverage build.
     if "coverage" in parts:
