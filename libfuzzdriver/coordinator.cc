@@ -40,6 +40,8 @@ constexpr std::uint64_t kDefaultMaxLen = 4096;
 constexpr std::uint64_t kInputToStateCalls = 4;
 constexpr std::uint64_t kInputToStateCandidates = 512;
 constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
+// How often the cache directory is checked for entries other runs wrote.
+constexpr std::chrono::seconds kSyncInterval{2};
 
 std::uint64_t byte_size(const corpus::Entry& e) { return core::entry_size(e); }
 
@@ -114,7 +116,10 @@ void Coordinator::load_corpus() {
   }
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
   CacheContents cached = load_cache(cache_dir_, test_.types);
-  for (auto& c : cached.entries) add(c.name, Origin::Cache, std::move(c.values));
+  for (auto& c : cached.entries) {
+    watcher_->note_known(c.name);
+    add(c.name, Origin::Cache, std::move(c.values));
+  }
   if (!cached.skipped.empty()) {
     reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " +
                       cache_dir_ + " (first: " + cached.skipped.front() + ")");
@@ -123,6 +128,7 @@ void Coordinator::load_corpus() {
 
 int Coordinator::run() {
   start_ = Clock::now();
+  wall_start_ = std::chrono::system_clock::now();
   target_ = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
   test_ = target_.select(opts_.fuzz);
   if (!test_.error.empty()) {
@@ -137,6 +143,7 @@ int Coordinator::run() {
   if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
   cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
   for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(parse_dictionary_file(path));
+  watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types);
   load_corpus();
 
   std::uint64_t largest = 0;
@@ -187,6 +194,9 @@ int Coordinator::run() {
   Progress p = progress_now(Clock::now() - start_);
   double secs = std::chrono::duration<double>(p.elapsed).count();
   p.rate = secs > 0 ? static_cast<double>(p.execs) / secs : 0;
+  p.sync_scans = watcher_->stats().scans;
+  p.sync_listings = watcher_->stats().listings;
+  p.sync_seconds = std::chrono::duration<double>(watcher_->stats().time).count();
   reporter_.recommended_dictionary(dictionary_.recommended());
   reporter_.done(p, static_cast<int>(failures_.size()));
   return failures_.empty() ? 0 : 1;
@@ -198,6 +208,7 @@ void Coordinator::supervise() {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   auto next_line = start_ + std::chrono::seconds(3);
+  auto next_sync = start_ + kSyncInterval;
   std::uint64_t last_execs = 0;
   auto last_time = start_;
   int interrupts = 0;
@@ -213,6 +224,10 @@ void Coordinator::supervise() {
     }
     auto now = Clock::now();
     if (opts_.fuzztime.time && now - start_ >= *opts_.fuzztime.time) request_stop();
+    if (now >= next_sync) {
+      sync_from_cache();
+      next_sync = Clock::now() + kSyncInterval;
+    }
     if (now >= next_line) {
       Progress p = progress_now(now - start_);
       double secs = std::chrono::duration<double>(now - last_time).count();
@@ -244,6 +259,22 @@ void Coordinator::supervise() {
   }
 }
 
+void Coordinator::sync_from_cache() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Not during the baseline (the run's own corpus first), nor when stopping, nor while the
+    // last batch is still being run.
+    if (!baseline_finished_ || stop_ || !pending_sync_.empty()) return;
+  }
+  std::vector<CachedEntry> found = watcher_->new_entries();
+  if (found.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& e : found) pending_sync_.push_back(std::make_shared<const CachedEntry>(std::move(e)));
+  }
+  cv_.notify_all();
+}
+
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   Progress p;
   p.elapsed = elapsed;
@@ -258,6 +289,7 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
     }
   }
   p.new_interesting = new_interesting_;
+  p.synced = synced_;
   p.total = corpus_.size();
   p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
   p.covered_counters = core::count_covered(mask_.data(), mask_.size());
@@ -339,6 +371,19 @@ Coordinator::Job Coordinator::next_job() {
       reporter_.fuzzing_started(Clock::now() - start_, baseline_total_, parallel_);
       cv_.notify_all();
     }
+    if (baseline_finished_ && !pending_sync_.empty()) {
+      bool budget = !opts_.fuzztime.count || execs_done_ + execs_reserved_ < *opts_.fuzztime.count;
+      if (budget) {
+        Job j;
+        j.kind = Job::Kind::Sync;
+        j.synced = pending_sync_.back();
+        pending_sync_.pop_back();
+        j.limit = 1;
+        if (opts_.fuzztime.count) execs_reserved_ += 1;
+        return j;
+      }
+      pending_sync_.clear();
+    }
     if (baseline_finished_) {
       Job j;
       j.kind = Job::Kind::Fuzz;
@@ -410,6 +455,8 @@ void Coordinator::worker_main(std::size_t index) {
     try {
       if (job.kind == Job::Kind::Baseline) {
         run_baseline(w, job);
+      } else if (job.kind == Job::Kind::Sync) {
+        run_sync(w, job);
       } else {
         run_fuzz(w, job);
       }
@@ -428,6 +475,42 @@ void Coordinator::worker_main(std::size_t index) {
   w.stop();
   running_threads_--;
   cv_.notify_all();
+}
+
+void Coordinator::run_sync(Worker& w, const Job& job) {
+  const CachedEntry& entry = *job.synced;
+  core::ShmView shm = w.shm().view();
+  core::store_entry(shm.base(), entry.values, w.shm().input_area_size());
+  CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+  settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
+  if (r.kind == CallOutcome::Kind::Ok) {
+    auto res = r.result.get<rpc::ExecResult>();
+    if (res.status == "failure") {
+      // Another run kept an input that fails here (a flaky failure, or a target that
+      // changed under the same path): a finding of this run's as any other.
+      core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
+      refine_from_sanitizer_report(rec, w.output());
+      handle_failure(w, rec, entry.values, w.output(), nullptr);
+      return;
+    }
+    std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
+    std::lock_guard<std::mutex> lock(mu_);
+    // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
+    if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
+    CorpusEntry e;
+    e.name = entry.name;
+    e.origin = Origin::Cache;
+    e.values = entry.values;
+    e.encoded = corpus::encode(e.values);
+    e.size = byte_size(e.values);
+    if (!corpus_.add(std::move(e))) return;
+    corpus_.set_features(corpus_.size() - 1, features);
+    ++synced_;
+    return;
+  }
+  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+    handle_failure(w, r.failure, entry.values, w.output(), nullptr);
+  }
 }
 
 void Coordinator::run_baseline(Worker& w, const Job& job) {

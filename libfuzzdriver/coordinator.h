@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/pcg.h"
+#include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/corpus.h"
 #include "libfuzzdriver/dictionary.h"
 #include "libfuzzdriver/reporter.h"
@@ -42,7 +43,7 @@ class Coordinator {
 
  private:
   struct Job {
-    enum class Kind { Stop, Baseline, Fuzz } kind = Kind::Stop;
+    enum class Kind { Stop, Baseline, Fuzz, Sync } kind = Kind::Stop;
     std::size_t entry = 0;
     std::size_t splice = 0;
     std::uint64_t seed = 0;
@@ -50,6 +51,7 @@ class Coordinator {
     std::uint64_t deadline_ms = 0;
     std::shared_ptr<const std::vector<std::string>> dictionary;  // hex words
     std::uint64_t input_to_state = 0;  // candidates to try first
+    std::shared_ptr<const CachedEntry> synced;  // Sync: an entry another run wrote
   };
 
   // Setup (coordinator.cc).
@@ -58,6 +60,8 @@ class Coordinator {
 
   // The main thread.
   void supervise();
+  // Queues the entries other runs wrote to the cache since the last look.
+  void sync_from_cache();
   Progress progress_now(std::chrono::nanoseconds elapsed);
 
   // Worker threads.
@@ -65,6 +69,8 @@ class Coordinator {
   Job next_job();
   void run_baseline(Worker& w, const Job& job);
   void run_fuzz(Worker& w, const Job& job);
+  // Runs an entry another run wrote to the shared cache once; keeps it if it adds coverage.
+  void run_sync(Worker& w, const Job& job);
   bool start_worker(Worker& w);
   void request_stop();
 
@@ -99,6 +105,8 @@ class Coordinator {
   int parallel_ = 1;
   Reporter reporter_;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::system_clock::time_point wall_start_;  // for claims shared with other runs
+  std::unique_ptr<CacheWatcher> watcher_;  // the cache, as other runs write to it
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -113,6 +121,8 @@ class Coordinator {
   bool baseline_finished_ = false;
   std::uint64_t execs_done_ = 0, execs_reserved_ = 0;
   std::uint64_t new_interesting_ = 0;
+  std::vector<std::shared_ptr<const CachedEntry>> pending_sync_;  // found by the watcher, not yet run
+  std::uint64_t synced_ = 0;  // entries from other runs that added coverage here
   bool stop_ = false;            // no new jobs; threads finish and exit
   bool failure_claimed_ = false;  // a worker is handling the failure that ends the run
   // Failing inputs being minimized now, by worker index: what the progress line shows.

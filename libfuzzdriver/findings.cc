@@ -13,6 +13,7 @@
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/coordinator.h"
+#include "libfuzzdriver/failure_claim.h"
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/minimize_driver.h"
 #include "libfuzzdriver/symbolizer.h"
@@ -123,6 +124,8 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     new_interesting_++;
     execs = execs_done_;
   }
+  // Known before it is on disk: the cache watcher must not take it for another run's.
+  watcher_->note_known(e.name);
   try {
     save_to_cache(cache_dir_, best);
   } catch (const std::exception& ex) {
@@ -178,11 +181,26 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
 }  // namespace
 
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
+  // Runs sharing the cache that find the same failure write one reproducer between them.
+  FailureClaim claim((fs::path(cache_dir_).parent_path() / ".claims").string(), test_.name,
+                     failure_signature(r->failure), wall_start_);
+  if (!claim.acquire()) {
+    fs::path other = claim.other_path();
+    r->written_by_other_run = true;
+    r->written_to = other.string();
+    r->rerun = opts_.target + " --run " + test_.name + "/" + other.filename().string();
+    fs::path srcdir = other.parent_path().parent_path().parent_path().parent_path();
+    std::error_code ec;
+    if (!fs::equivalent(srcdir, target_.srcdir, ec)) r->rerun += " --srcdir " + srcdir.string();
+    r->rerun += limit_flags(r->failure, opts_);
+    return;
+  }
   // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the
   // way), it goes to a fallback tree beside the cache, laid out like a source directory so
   // that the re-run command works, and the input itself is printed in the report.
   try {
     r->written_to = write_failing_input(input, target_.srcdir, &r->rerun);
+    claim.record(r->written_to);
   } catch (const std::exception& e) {
     r->write_error = e.what();
     std::string text = corpus::encode(input);
@@ -191,6 +209,7 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
     std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
     try {
       r->written_to = write_failing_input(input, fallback, &r->rerun);
+      claim.record(r->written_to);
     } catch (const std::exception& e2) {
       r->write_error += "; and not under " + fallback + " either: " + e2.what();
     }

@@ -58,6 +58,7 @@ void Reporter::progress(const Progress& p) {
               {"execs", p.execs},
               {"execs_per_sec", static_cast<std::uint64_t>(p.rate + 0.5)},
               {"new_interesting", p.new_interesting},
+              {"synced", p.synced},
               {"corpus", p.total},
               {"coverage_bits", p.coverage_bits},
               {"covered_counters", p.covered_counters}}
@@ -68,7 +69,7 @@ void Reporter::progress(const Progress& p) {
     std::snprintf(rate, sizeof rate, "%.0f", p.rate);
     emit("fuzz: elapsed: " + format_elapsed(p.elapsed) + ", execs: " + std::to_string(p.execs) + " (" + rate +
          "/sec), new interesting: " + std::to_string(p.new_interesting) + " (total: " + std::to_string(p.total) +
-         ")\n");
+         ")" + (p.synced > 0 ? ", synced from other runs: " + std::to_string(p.synced) : "") + "\n");
   }
 }
 
@@ -132,6 +133,7 @@ void Reporter::failure(const FailureReport& r) {
       j["input_base64"] = r.input_base64;
     }
     if (!r.written_to.empty()) j["written_to"] = r.written_to;
+    if (r.written_by_other_run) j["written_by_other_run"] = true;
     if (!r.rerun.empty()) j["rerun"] = r.rerun;
     if (!r.minimized.empty()) j["minimized"] = r.minimized;
     if (!r.write_error.empty()) {
@@ -172,7 +174,10 @@ void Reporter::failure(const FailureReport& r) {
     text += "    The input, as a corpus file:\n" + indent(r.input_v1, "        ");
     text += "    The same file in base64: " + r.input_base64 + "\n";
   }
-  if (!r.written_to.empty()) {
+  if (r.written_by_other_run) {
+    text += "\n    Another run sharing the cache found this failure first; its input is " + r.written_to + "\n";
+    text += "    To re-run:\n    " + r.rerun + "\n";
+  } else if (!r.written_to.empty()) {
     text += "\n    Failing input written to " + r.written_to + "\n";
     text += "    To re-run:\n    " + r.rerun + "\n";
   }
@@ -199,6 +204,10 @@ void Reporter::done(const Progress& p, int failures) {
               {"elapsed", seconds(p.elapsed)},
               {"execs", p.execs},
               {"new_interesting", p.new_interesting},
+              {"synced", p.synced},
+              {"sync_scans", p.sync_scans},
+              {"sync_listings", p.sync_listings},
+              {"sync_seconds", p.sync_seconds},
               {"corpus", p.total},
               {"coverage_bits", p.coverage_bits},
               {"covered_counters", p.covered_counters},

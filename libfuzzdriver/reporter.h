@@ -25,6 +25,10 @@ struct Progress {
   std::uint64_t total = 0;
   std::uint64_t coverage_bits = 0;
   std::uint64_t covered_counters = 0;
+  std::uint64_t synced = 0;  // entries other runs wrote to the shared cache, kept here
+  // Looking for them (the final line only): directory checks, listings, time spent.
+  std::uint64_t sync_scans = 0, sync_listings = 0;
+  double sync_seconds = 0;
 };
 
 // A failing input being minimized, for the progress line that replaces the fuzzing one.
@@ -54,6 +58,8 @@ struct FailureReport {
   // The target's custom mutator failed while mutating the input (input_v1, input_base64),
   // not the fuzz target while running it: nothing is minimized or written.
   bool in_custom_mutator = false;
+  // Another run sharing the cache found the same failure first: written_to is its file.
+  bool written_by_other_run = false;
 };
 
 class Reporter {

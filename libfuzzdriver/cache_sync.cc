@@ -1,0 +1,69 @@
+#include "libfuzzdriver/cache_sync.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <memory>
+
+#include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
+
+namespace cfuzz::driver {
+
+namespace {
+
+// A directory timestamp within this much of now may not show a change made in the same
+// tick (NFS servers and some filesystems keep whole seconds).
+constexpr std::chrono::seconds kTimestampSlack{2};
+
+bool same_time(const timespec& a, const timespec& b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
+
+}  // namespace
+
+std::vector<CachedEntry> CacheWatcher::new_entries() {
+  auto started = std::chrono::steady_clock::now();
+  std::vector<CachedEntry> found;
+  ++stats_.scans;
+  struct stat st;
+  if (::stat(dir_.c_str(), &st) != 0) {
+    stats_.time += std::chrono::steady_clock::now() - started;
+    return found;  // not created yet: nobody has written an entry
+  }
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  bool settled = now.tv_sec - st.st_mtim.tv_sec > kTimestampSlack.count();
+  if (listed_ && settled && same_time(st.st_mtim, listed_mtime_)) {
+    stats_.time += std::chrono::steady_clock::now() - started;
+    return found;
+  }
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir_.c_str()), ::closedir);
+  if (d == nullptr) {
+    stats_.time += std::chrono::steady_clock::now() - started;
+    return found;
+  }
+  ++stats_.listings;
+  listed_ = true;
+  listed_mtime_ = st.st_mtim;
+  while (dirent* e = ::readdir(d.get())) {
+    std::string name = e->d_name;
+    if (name.empty() || name[0] == '.' || corpus::is_temporary_file_name(name)) continue;
+    if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) continue;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!seen_.insert(name).second) continue;
+    }
+    std::string path = dir_ + "/" + name;
+    if (e->d_type == DT_UNKNOWN && (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))) continue;
+    try {
+      corpus::Entry values = corpus::read_file(path);
+      corpus::check_types(values, types_, path);
+      found.push_back(CachedEntry{name, std::move(values)});
+    } catch (const std::exception&) {
+      // Malformed or of other types (another build of the target): skipped, as at startup.
+    }
+  }
+  stats_.time += std::chrono::steady_clock::now() - started;
+  return found;
+}
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,54 @@
+// A cache directory shared with other runs (on this host, or on others over NFS): the
+// entries they write while this run goes on, found without rereading what was seen.
+//
+// Other runs write entries the same way this one does: to a temporary name in the
+// directory, then a rename, so a name that is listed is a complete file. No locks.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "libfuzzdriver/cache_dir.h"
+
+namespace cfuzz::driver {
+
+class CacheWatcher {
+ public:
+  CacheWatcher(std::string dir, std::vector<corpus::Type> types) : dir_(std::move(dir)), types_(std::move(types)) {}
+
+  // A name this run loaded or wrote itself: never reported as new. Any thread.
+  void note_known(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    seen_.insert(name);
+  }
+
+  // Entries that appeared since the last call. The directory is listed only when its
+  // modification time moved (or is too recent to trust: coarse NFS timestamps), and only
+  // unseen names are read. Unusable files (malformed, other types) are skipped for good.
+  std::vector<CachedEntry> new_entries();
+
+  struct Stats {
+    std::uint64_t scans = 0;     // calls
+    std::uint64_t listings = 0;  // calls that listed the directory
+    std::chrono::nanoseconds time{};
+  };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  std::string dir_;
+  std::vector<corpus::Type> types_;
+  std::mutex mu_;  // for seen_: workers' threads note what they write
+  std::unordered_set<std::string> seen_;
+  timespec listed_mtime_{};  // of the directory, at the last listing
+  bool listed_ = false;
+  Stats stats_;
+};
+
+}  // namespace cfuzz::driver

@@ -1,0 +1,38 @@
+// One reproducer per failure among runs that share a cache directory (several runs on one
+// host, or hosts sharing it over NFS): the first run to find a failure claims it, the
+// others report it too but point at the file the first one wrote.
+//
+//   <target cache>/.claims/<FuzzName>-<hash of the failure's signature>
+//
+// A claim is created with link(2), which is atomic on NFS as on local filesystems (no
+// locks), and holds the path of the reproducer once written. A claim older than the run
+// that finds the failure again is stale (a bug found again in a later run, after a fix
+// that did not hold) and is taken over.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace cfuzz::driver {
+
+class FailureClaim {
+ public:
+  // `claims_dir`: <target cache>/.claims; `key`: the fuzz test and the failure's signature.
+  FailureClaim(std::string claims_dir, const std::string& test, const std::string& signature,
+               std::chrono::system_clock::time_point run_start);
+
+  // True when this run is to write the reproducer. False when another run claimed the
+  // failure first: `other_path()` is then what it wrote (waiting a little for it).
+  bool acquire();
+  std::string other_path() const { return other_path_; }
+
+  // Records the reproducer this run wrote, for the others.
+  void record(const std::string& path);
+
+ private:
+  std::string dir_, file_;
+  std::chrono::system_clock::time_point run_start_;
+  std::string other_path_;
+};
+
+}  // namespace cfuzz::driver
