@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "corpus_format/codec.h"
-#include "corpus_format/corpus_dir.h"
 
 namespace cfuzz::driver {
 
@@ -44,16 +43,23 @@ std::vector<CachedEntry> CacheWatcher::new_entries() {
   ++stats_.listings;
   listed_ = true;
   listed_mtime_ = st.st_mtim;
-  while (dirent* e = ::readdir(d.get())) {
-    std::string name = e->d_name;
-    if (name.empty() || name[0] == '.' || corpus::is_temporary_file_name(name)) continue;
-    if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) continue;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!seen_.insert(name).second) continue;
+  // Names first, under one lock (seen names are most of a big cache: no copy of those);
+  // the new files are read after it, without holding it.
+  std::vector<std::string> fresh;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    while (dirent* e = ::readdir(d.get())) {
+      std::string_view name = e->d_name;
+      if (name.empty() || name[0] == '.') continue;  // hidden, and write_file_atomic's temporaries
+      if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) continue;
+      if (seen_.find(name) != seen_.end()) continue;
+      fresh.emplace_back(name);
+      seen_.emplace(name);
     }
+  }
+  for (const std::string& name : fresh) {
     std::string path = dir_ + "/" + name;
-    if (e->d_type == DT_UNKNOWN && (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))) continue;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     try {
       corpus::Entry values = corpus::read_file(path);
       corpus::check_types(values, types_, path);

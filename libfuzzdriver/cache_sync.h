@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <ctime>
 #include <mutex>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -45,7 +47,12 @@ class CacheWatcher {
   std::string dir_;
   std::vector<corpus::Type> types_;
   std::mutex mu_;  // for seen_: workers' threads note what they write
-  std::unordered_set<std::string> seen_;
+  // Looked up by the names readdir returns, without copying them (heterogeneous lookup).
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, NameHash, std::equal_to<>> seen_;
   timespec listed_mtime_{};  // of the directory, at the last listing
   bool listed_ = false;
   Stats stats_;
