@@ -477,40 +477,48 @@ void Coordinator::worker_main(std::size_t index) {
   cv_.notify_all();
 }
 
-void Coordinator::run_sync(Worker& w, const Job& job) {
-  const CachedEntry& entry = *job.synced;
+Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const corpus::Entry& values,
+                                              const CorpusEntry* as_seed) {
   core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), entry.values, w.shm().input_area_size());
+  core::store_entry(shm.base(), values, w.shm().input_area_size());
   CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
   if (r.kind == CallOutcome::Kind::Ok) {
-    auto res = r.result.get<rpc::ExecResult>();
-    if (res.status == "failure") {
-      // Another run kept an input that fails here (a flaky failure, or a target that
-      // changed under the same path): a finding of this run's as any other.
-      core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
-      refine_from_sanitizer_report(rec, w.output());
-      handle_failure(w, rec, entry.values, w.output(), nullptr);
-      return;
-    }
-    std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
-    std::lock_guard<std::mutex> lock(mu_);
-    // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
-    if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
-    CorpusEntry e;
-    e.name = entry.name;
-    e.origin = Origin::Cache;
-    e.values = entry.values;
-    e.encoded = corpus::encode(e.values);
-    e.size = byte_size(e.values);
-    if (!corpus_.add(std::move(e))) return;
-    corpus_.set_features(corpus_.size() - 1, features);
-    ++synced_;
-    return;
+    if (r.result.get<rpc::ExecResult>().status != "failure") return OnceResult::Passed;
+    core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
+    refine_from_sanitizer_report(rec, w.output());
+    handle_failure(w, rec, values, w.output(), as_seed);
+    return OnceResult::Failed;
   }
   if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
-    handle_failure(w, r.failure, entry.values, w.output(), nullptr);
+    handle_failure(w, r.failure, values, w.output(), as_seed);
+    return OnceResult::Failed;
   }
+  // The worker died for some other reason (killed from outside).
+  reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
+  w.kill();
+  return OnceResult::Lost;
+}
+
+void Coordinator::run_sync(Worker& w, const Job& job) {
+  // Another run's input that fails here (a flaky failure, or a target that changed under
+  // the same path) is a finding of this run's as any other.
+  const CachedEntry& entry = *job.synced;
+  if (run_once(w, job, entry.values, nullptr) != OnceResult::Passed) return;
+  core::ShmView shm = w.shm().view();
+  std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
+  std::lock_guard<std::mutex> lock(mu_);
+  // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
+  if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
+  CorpusEntry e;
+  e.name = entry.name;
+  e.origin = Origin::Cache;
+  e.values = entry.values;
+  e.encoded = corpus::encode(e.values);
+  e.size = byte_size(e.values);
+  if (!corpus_.add(std::move(e))) return;
+  corpus_.set_features(corpus_.size() - 1, features);
+  ++synced_;
 }
 
 void Coordinator::run_baseline(Worker& w, const Job& job) {
@@ -519,46 +527,25 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     std::lock_guard<std::mutex> lock(mu_);
     entry = corpus_.at(job.entry);
   }
-  core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), entry.values, w.shm().input_area_size());
-  CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
-  settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
-  auto finish = [&] {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++baseline_done_;
-    cv_.notify_all();
-  };
+  // A failing seed or testdata file is reported as such; the failure is claimed (and the
+  // run stopped) before this entry counts as done, or the last baseline entry would let
+  // other workers start fuzzing first.
   const CorpusEntry* as_seed = entry.origin == Origin::Seed || entry.origin == Origin::Testdata ? &entry : nullptr;
-  if (r.kind == CallOutcome::Kind::Ok) {
-    auto res = r.result.get<rpc::ExecResult>();
-    if (res.status == "failure") {
-      core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
-      refine_from_sanitizer_report(rec, w.output());
-      // The failure is claimed (and the run stopped) before this entry counts as done:
-      // otherwise the last baseline entry would let other workers start fuzzing first.
-      handle_failure(w, rec, entry.values, w.output(), as_seed);
-      finish();
-      return;
-    }
-    {
-      std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
-      std::lock_guard<std::mutex> lock(mu_);
-      core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
-      corpus_.set_features(job.entry, features);
-    }
-    finish();
-    return;
-  }
-  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
-    handle_failure(w, r.failure, entry.values, w.output(), as_seed);
-    finish();
-    return;
-  }
-  // The worker died for some other reason (killed from outside): run the entry again.
-  reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
-  w.kill();
+  OnceResult result = run_once(w, job, entry.values, as_seed);
+  core::ShmView shm = w.shm().view();
+  std::vector<std::uint32_t> features;
+  if (result == OnceResult::Passed) features = Corpus::features_of(shm.snapshot(), mask_.size());
   std::lock_guard<std::mutex> lock(mu_);
-  baseline_retry_.push_back(job.entry);
+  if (result == OnceResult::Lost) {
+    baseline_retry_.push_back(job.entry);  // run it again
+    return;
+  }
+  if (result == OnceResult::Passed) {
+    core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
+    corpus_.set_features(job.entry, features);
+  }
+  ++baseline_done_;
+  cv_.notify_all();
 }
 
 void Coordinator::run_fuzz(Worker& w, const Job& job) {

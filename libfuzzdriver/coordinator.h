@@ -71,6 +71,11 @@ class Coordinator {
   void run_fuzz(Worker& w, const Job& job);
   // Runs an entry another run wrote to the shared cache once; keeps it if it adds coverage.
   void run_sync(Worker& w, const Job& job);
+  // One execution of `values` (a baseline or a synced entry). A failure is handled here;
+  // Passed leaves the coverage in the worker's snapshot; Lost: the worker died of something
+  // else (killed from outside) and was restarted.
+  enum class OnceResult { Passed, Failed, Lost };
+  OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const CorpusEntry* as_seed);
   bool start_worker(Worker& w);
   void request_stop();
 

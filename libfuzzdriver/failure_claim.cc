@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -25,6 +28,24 @@ constexpr std::chrono::seconds kWaitForOther{90};
 // before this run started is still theirs.
 constexpr std::chrono::seconds kStartSlack{60};
 
+// Who holds a claim: "host pid", the claim file's first line.
+std::string owner() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + " " + std::to_string(getpid());
+}
+
+// A claim of a process of this host that no longer runs is stale whatever its age: the
+// run ended (found it, or was killed) and another run now finds the failure again.
+bool owner_gone(const std::string& claim_owner) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  auto space = claim_owner.rfind(' ');
+  if (space == std::string::npos || claim_owner.substr(0, space) != host) return false;
+  pid_t pid = static_cast<pid_t>(std::atol(claim_owner.c_str() + space + 1));
+  return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 }  // namespace
 
 FailureClaim::FailureClaim(std::string claims_dir, const std::string& test, const std::string& signature,
@@ -42,7 +63,7 @@ bool FailureClaim::acquire() {
   std::string mine = dir_ + "/.cfuzz-tmp-claim-" + std::to_string(getpid());
   auto deadline = std::chrono::steady_clock::now() + kWaitForOther;
   for (;;) {
-    write_file_atomic(mine, "");
+    write_file_atomic(mine, owner() + "\n");
     int rc = ::link(mine.c_str(), file_.c_str());
     int err = errno;
     ::unlink(mine.c_str());
@@ -50,17 +71,24 @@ bool FailureClaim::acquire() {
     if (err != EEXIST) return true;  // no claims here (read-only, no link support): just write
     struct stat st;
     if (::stat(file_.c_str(), &st) != 0) continue;  // taken back meanwhile: try again
-    auto claimed = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
-    if (claimed + kStartSlack < run_start_) {
-      ::unlink(file_.c_str());  // stale: from an earlier run
-      continue;
-    }
-    std::string path;
+    std::string text;
     try {
-      path = read_file_bytes(file_);
+      text = read_file_bytes(file_);
     } catch (const std::exception&) {
     }
-    if (!path.empty() && fs::exists(path, ec)) {
+    auto newline = text.find('\n');
+    std::string claim_owner = text.substr(0, newline);
+    std::string path = newline == std::string::npos ? "" : text.substr(newline + 1);
+    auto claimed = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
+    // A claim made while this run ran is honoured, even if its run has ended since. One
+    // made before it started is stale if its run has ended (this host) or if it is older
+    // than runs started together would make it (another host: nothing tells).
+    auto started = std::chrono::floor<std::chrono::seconds>(run_start_);
+    if (claimed < started && (owner_gone(claim_owner) || claimed + kStartSlack < started)) {
+      ::unlink(file_.c_str());
+      continue;
+    }
+    if (!path.empty() && fs::is_regular_file(path, ec)) {
       other_path_ = path;
       return false;
     }
@@ -75,7 +103,7 @@ bool FailureClaim::acquire() {
 void FailureClaim::record(const std::string& path) {
   try {
     std::error_code ec;
-    write_file_atomic(file_, fs::absolute(path, ec).string());
+    write_file_atomic(file_, owner() + "\n" + fs::absolute(path, ec).string());
   } catch (const std::exception&) {
     // Claims are a courtesy to other runs: this run's report does not depend on them.
   }

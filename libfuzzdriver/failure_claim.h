@@ -5,9 +5,10 @@
 //   <target cache>/.claims/<FuzzName>-<hash of the failure's signature>
 //
 // A claim is created with link(2), which is atomic on NFS as on local filesystems (no
-// locks), and holds the path of the reproducer once written. A claim older than the run
-// that finds the failure again is stale (a bug found again in a later run, after a fix
-// that did not hold) and is taken over.
+// locks). It holds its owner ("host pid") and, once written, the reproducer's path. A
+// claim made before this run started is stale, and taken over, when its owner is a process
+// of this host that has ended, or when it is over a minute older than this run (another
+// host, where nothing tells whether the owner still runs).
 #pragma once
 
 #include <chrono>
