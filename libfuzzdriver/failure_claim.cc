@@ -92,8 +92,10 @@ bool FailureClaim::acquire() {
       other_path_ = path;
       return false;
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      ::unlink(file_.c_str());  // the claiming run never wrote it (killed while minimizing)
+    // No reproducer (yet): wait for a claiming run that may still write it, not for one
+    // that has ended (killed while minimizing, or its file removed since).
+    if (owner_gone(claim_owner) || std::chrono::steady_clock::now() >= deadline) {
+      ::unlink(file_.c_str());
       continue;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));

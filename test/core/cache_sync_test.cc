@@ -115,5 +115,21 @@ TEST(FailureClaim, AClaimFromBeforeThisRunIsStaleAndTakenOver) {
   EXPECT_TRUE(now.acquire());
 }
 
+TEST(FailureClaim, AClaimWithoutAReproducerWhoseRunHasEndedIsTakenOverAtOnce) {
+  Dir d;
+  auto now = std::chrono::system_clock::now();
+  FailureClaim dead((d.path / ".claims").string(), "FuzzX", "sig", now);
+  ASSERT_TRUE(dead.acquire());
+  // Its owner: a process of this host that no longer runs (killed while minimizing).
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  for (const auto& f : fs::directory_iterator(d.path / ".claims")) {
+    write(f.path(), std::string(host) + " 999999999\n");
+  }
+  auto started = std::chrono::steady_clock::now();
+  EXPECT_TRUE(FailureClaim((d.path / ".claims").string(), "FuzzX", "sig", now).acquire());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << "waited for a dead run";
+}
+
 }  // namespace
 }  // namespace cfuzz::driver
