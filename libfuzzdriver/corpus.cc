@@ -9,10 +9,11 @@ namespace cfuzz::driver {
 
 bool Corpus::add(CorpusEntry entry) {
   std::uint64_t h = XXH3_64bits(entry.encoded.data(), entry.encoded.size());
-  for (std::size_t i = 0; i < hashes_.size(); ++i) {
-    if (hashes_[i] == h && entries_[i].encoded == entry.encoded) return false;
+  auto [first, last] = by_hash_.equal_range(h);
+  for (auto it = first; it != last; ++it) {
+    if (entries_[it->second].encoded == entry.encoded) return false;
   }
-  hashes_.push_back(h);
+  by_hash_.emplace(h, entries_.size());
   entries_.push_back(std::move(entry));
   return true;
 }

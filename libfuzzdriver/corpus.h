@@ -63,7 +63,8 @@ class Corpus {
   double rarity(const CorpusEntry& e) const;
 
   std::vector<CorpusEntry> entries_;
-  std::vector<std::uint64_t> hashes_;
+  // Content hash -> entries with it: a lookup per add, not a scan (100k-entry corpora).
+  std::unordered_multimap<std::uint64_t, std::size_t> by_hash_;
   std::size_t first_unfuzzed_ = 0;  // no entry before it has fuzz_calls == 0
   std::unordered_map<std::uint32_t, std::size_t> owner_;  // feature -> smallest entry with it
   std::vector<std::uint32_t> holders_;  // counter -> entries that reach it
