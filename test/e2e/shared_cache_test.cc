@@ -69,6 +69,24 @@ TEST(SharedCache, TwoRunsImportEachOthersEntriesWhileRunningAndCombineTheHalvesO
   EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
 }
 
+TEST(SharedCache, AnEntryFromAnotherRunThatFailsHereIsAFindingOfThisRun) {
+  // Half "a" cannot find b's value; the entry another run writes has both, and a note.
+  TempDir dir;
+  Background r({cfuzz(), "run", target("shared_cache"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                "--fuzztime", "60s"},
+               {.cwd = dir.str(), .env = {"CFUZZ_TEST_HALF=a"}});
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  fs::create_directories(dir / "cache/FuzzTwoHalves");
+  // Written as cfuzz writes: a temporary name, then a rename.
+  write_file(dir / "cache/FuzzTwoHalves/.x.cfuzz-tmp-test",
+             "go test fuzz v1\nuint64(26719232077143269)\nuint64(194269961564133)\nstring(\"from elsewhere\")\n");
+  fs::rename(dir / "cache/FuzzTwoHalves/.x.cfuzz-tmp-test", dir / "cache/FuzzTwoHalves/00000000000000ab");
+  CommandResult out = r.wait(std::chrono::seconds(120));
+  EXPECT_EQ(out.exit_code, 1) << out.all();
+  EXPECT_NE(out.out.find("deadly signal SIGABRT"), std::string::npos) << out.all();
+  EXPECT_EQ(files_in(dir / "testdata/fuzz/FuzzTwoHalves").size(), 1u) << out.all();
+}
+
 TEST(SharedCache, ARunKilledMidwayLeavesNoTornOrDuplicateFilesAndTheOthersGoOn) {
   TempDir dir;
   std::vector<std::unique_ptr<Background>> runs;
