@@ -21,6 +21,8 @@ namespace cfuzz::core::rpc {
 inline constexpr int kProtocolVersion = 1;
 // The flag the coordinator runs a target with to learn its fuzz tests (the describe step).
 inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
+// The flag the coordinator runs a target with as a worker: --cfuzz-worker=<Name>.
+inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
 // Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
 // Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).

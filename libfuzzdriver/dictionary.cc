@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "core/address_values.h"
 #include "core/rpc.h"
 
 namespace cfuzz::driver {
@@ -72,16 +73,13 @@ std::string quote_dictionary_word(const std::string& word) {
 
 namespace {
 
-// Comparisons of pointers hand out addresses, which change from run to run (address space
-// randomization) and mean nothing in an input: an 8-byte value in the range user-space
-// addresses take (2^40 to 2^48), read in either byte order (the mutator writes comparison
-// operands both ways), is taken for one.
+// An 8-byte word that is an address (core/address_values.h) in either byte order: the
+// mutator writes comparison operands both ways.
 bool looks_like_address(const std::string& w) {
   if (w.size() != 8) return false;
   std::uint64_t v = 0;
   std::memcpy(&v, w.data(), 8);
-  auto in_range = [](std::uint64_t x) { return x >= (std::uint64_t{1} << 40) && x < (std::uint64_t{1} << 48); };
-  return in_range(v) || in_range(__builtin_bswap64(v));
+  return core::looks_like_address(v) || core::looks_like_address(__builtin_bswap64(v));
 }
 
 // Words worth keeping: two bytes at least (one byte is what random mutation tries anyway).

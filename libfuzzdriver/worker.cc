@@ -55,7 +55,7 @@ void Worker::start() {
   auto [out_r, out_w] = make_pipe();
   SpawnSpec spec;
   spec.program = config_.target;
-  spec.args = {"--cfuzz-worker=" + config_.test};
+  spec.args = {std::string(core::rpc::kWorkerFlag) + "=" + config_.test};
   if (config_.detect_leaks) spec.args.emplace_back(rpc::kDetectLeaksFlag);
   spec.env = config_.env;
   spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd},

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/address_values.h"
+
 namespace cfuzz::runtime {
 
 class CmpTable;
@@ -35,7 +37,9 @@ class CmpTable {
   bool enabled() const { return enabled_; }
 
   void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
-    if (!enabled_ || a == b || (width == 8 && !is_const && looks_like_address(a) && looks_like_address(b))) return;
+    if (!enabled_ || a == b || (width == 8 && !is_const && core::looks_like_address(a) && core::looks_like_address(b))) {
+      return;
+    }
     // Both operands pick the slot, as libFuzzer's table of recent compares does: a site
     // that compares several fields with one constant (a loop, a function called per field)
     // keeps one entry per field, not just the last.
@@ -81,7 +85,6 @@ class CmpTable {
   // runtime's own code (linked into the executable), and comparisons of two pointers,
   // whose operands are addresses that mean nothing in an input, are not recorded.
   static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
-  static bool looks_like_address(std::uint64_t v) { return v >= (std::uint64_t{1} << 40) && v < (std::uint64_t{1} << 48); }
   static std::size_t slot(std::uint64_t h, std::size_t n) {
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;

@@ -106,7 +106,7 @@ Args parse(int argc, char** argv) {
       a.standalone.limits.rss_limit_mb = parse_count(std::string(arg), std::string(arg.substr(14)));
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
-    } else if (flag_value(argc, argv, i, "--cfuzz-worker", &a.worker_test)) {
+    } else if (flag_value(argc, argv, i, cfuzz::core::rpc::kWorkerFlag, &a.worker_test)) {
     } else if (arg == cfuzz::core::rpc::kDetectLeaksFlag) {
       a.detect_leaks = true;
     } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('=') != std::string_view::npos) {
