@@ -107,6 +107,37 @@ void from_json(const json& j, ExecResult& v) {
   get_opt(j, "new_bits", v.new_bits);
 }
 
+void to_json(json& j, const DescribedTest& v) {
+  j = json{{"name", v.name}};
+  if (!v.error.empty()) {
+    j["error"] = v.error;
+  } else {
+    j["types"] = v.types;
+    j["seeds"] = v.seeds;
+  }
+}
+void from_json(const json& j, DescribedTest& v) {
+  get_opt(j, "name", v.name);
+  get_opt(j, "error", v.error);
+  get_opt(j, "types", v.types);
+  get_opt(j, "seeds", v.seeds);
+}
+
+void to_json(json& j, const DescribeReply& v) {
+  j = json{{"protocol", v.protocol},
+           {"counters", v.counters},
+           {"modules", v.modules},
+           {"srcdir", v.srcdir},
+           {"tests", v.tests}};
+}
+void from_json(const json& j, DescribeReply& v) {
+  get_opt(j, "protocol", v.protocol);
+  get_opt(j, "counters", v.counters);
+  get_opt(j, "modules", v.modules);
+  get_opt(j, "srcdir", v.srcdir);
+  get_opt(j, "tests", v.tests);
+}
+
 void to_json(json& j, const FailureSignature& v) {
   j = json{{"kind", v.kind}, {"exit_code", v.exit_code}, {"detail", v.detail}, {"site", v.site}};
 }

@@ -103,6 +103,21 @@ struct ExecResult {
   std::uint64_t new_bits = 0;  // against the mask; the snapshot is in shared memory
 };
 
+// The describe handshake: what `target --cfuzz-describe` writes, one JSON line.
+struct DescribedTest {
+  std::string name;
+  std::string error;               // the test body failed before f.fuzz (then no types)
+  std::vector<std::string> types;  // Go's type names, in parameter order
+  std::vector<std::string> seeds;  // f.add values, as v1 files ("" for no values)
+};
+struct DescribeReply {
+  int protocol = 0;
+  std::uint64_t counters = 0;  // SanitizerCoverage counters of all modules
+  std::uint64_t modules = 0;
+  std::string srcdir;          // the root of testdata/fuzz/ the target uses
+  std::vector<DescribedTest> tests;
+};
+
 // The failure a minimization must preserve.
 struct FailureSignature {
   std::uint32_t kind = 0;
@@ -130,6 +145,10 @@ struct MinimizeResult {
   bool improved = false;
 };
 
+void to_json(nlohmann::json& j, const DescribedTest& v);
+void from_json(const nlohmann::json& j, DescribedTest& v);
+void to_json(nlohmann::json& j, const DescribeReply& v);
+void from_json(const nlohmann::json& j, DescribeReply& v);
 void to_json(nlohmann::json& j, const PingParams& v);
 void from_json(const nlohmann::json& j, PingParams& v);
 void to_json(nlohmann::json& j, const PingResult& v);

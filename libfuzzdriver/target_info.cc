@@ -151,26 +151,26 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir,
                              std::to_string(j.value("protocol", 0)) + ", this cfuzz speaks " +
                              std::to_string(core::rpc::kProtocolVersion) + "); rebuild it");
   }
-  info.counters = j.value("counters", std::uint64_t{0});
-  info.modules = j.value("modules", std::uint64_t{0});
-  info.srcdir = j.value("srcdir", std::string());
-  for (const auto& t : j["tests"]) {
+  core::rpc::DescribeReply reply;
+  try {
+    reply = j.get<core::rpc::DescribeReply>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + " is not a cfuzz target: its --cfuzz-describe answer is malformed (" + e.what() +
+                             ")");
+  }
+  info.counters = reply.counters;
+  info.modules = reply.modules;
+  info.srcdir = reply.srcdir;
+  for (const auto& t : reply.tests) {
     TestInfo ti;
-    ti.name = t.value("name", std::string());
-    ti.error = t.value("error", std::string());
-    if (t.contains("types")) {
-      for (const auto& n : t["types"]) ti.types.push_back(type_from_go_name(n.get<std::string>()));
-    }
-    if (t.contains("seeds")) {
-      int k = 0;
-      for (const auto& s : t["seeds"]) {
-        std::string text = s.get<std::string>();
-        if (text.empty()) {
-          ti.seeds.emplace_back();
-        } else {
-          ti.seeds.push_back(corpus::decode(text, ti.name + "/seed#" + std::to_string(k)));
-        }
-        ++k;
+    ti.name = t.name;
+    ti.error = t.error;
+    for (const auto& n : t.types) ti.types.push_back(type_from_go_name(n));
+    for (std::size_t k = 0; k < t.seeds.size(); ++k) {
+      if (t.seeds[k].empty()) {
+        ti.seeds.emplace_back();
+      } else {
+        ti.seeds.push_back(corpus::decode(t.seeds[k], ti.name + "/seed#" + std::to_string(k)));
       }
     }
     info.tests.push_back(std::move(ti));

@@ -88,6 +88,27 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   EXPECT_EQ(br.useful_words, r.useful_words);
 }
 
+TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {
+  DescribeReply v;
+  v.protocol = kProtocolVersion;
+  v.counters = 1234;
+  v.modules = 2;
+  v.srcdir = "/src/project";
+  v.tests.push_back(DescribedTest{"FuzzA", "", {"[]byte", "int64"}, {"go test fuzz v1\n[]byte(\"x\")\nint64(1)\n", ""}});
+  v.tests.push_back(DescribedTest{"FuzzBroken", "f.fuzz was never called", {}, {}});
+  json j = v;
+  EXPECT_FALSE(j["tests"][1].contains("types"));
+  DescribeReply b = j.get<DescribeReply>();
+  EXPECT_EQ(b.protocol, kProtocolVersion);
+  EXPECT_EQ(b.counters, 1234u);
+  EXPECT_EQ(b.modules, 2u);
+  EXPECT_EQ(b.srcdir, "/src/project");
+  ASSERT_EQ(b.tests.size(), 2u);
+  EXPECT_EQ(b.tests[0].types, v.tests[0].types);
+  EXPECT_EQ(b.tests[0].seeds, v.tests[0].seeds);
+  EXPECT_EQ(b.tests[1].error, "f.fuzz was never called");
+}
+
 TEST(Rpc, HexCodingRoundTripsEveryByte) {
   std::string all;
   for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
