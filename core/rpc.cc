@@ -123,21 +123,6 @@ void from_json(const json& j, DescribedTest& v) {
   get_opt(j, "seeds", v.seeds);
 }
 
-void to_json(json& j, const DescribeReply& v) {
-  j = json{{"protocol", v.protocol},
-           {"counters", v.counters},
-           {"modules", v.modules},
-           {"srcdir", v.srcdir},
-           {"tests", v.tests}};
-}
-void from_json(const json& j, DescribeReply& v) {
-  get_opt(j, "protocol", v.protocol);
-  get_opt(j, "counters", v.counters);
-  get_opt(j, "modules", v.modules);
-  get_opt(j, "srcdir", v.srcdir);
-  get_opt(j, "tests", v.tests);
-}
-
 void to_json(json& j, const FailureSignature& v) {
   j = json{{"kind", v.kind}, {"exit_code", v.exit_code}, {"detail", v.detail}, {"site", v.site}};
 }

@@ -147,8 +147,8 @@ struct MinimizeResult {
 
 void to_json(nlohmann::json& j, const DescribedTest& v);
 void from_json(const nlohmann::json& j, DescribedTest& v);
-void to_json(nlohmann::json& j, const DescribeReply& v);
-void from_json(const nlohmann::json& j, DescribeReply& v);
+// Missing keys keep their defaults (an older or broken target is told apart by `protocol`).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DescribeReply, protocol, counters, modules, srcdir, tests)
 void to_json(nlohmann::json& j, const PingParams& v);
 void from_json(const nlohmann::json& j, PingParams& v);
 void to_json(nlohmann::json& j, const PingResult& v);
