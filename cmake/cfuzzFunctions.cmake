@@ -13,6 +13,11 @@
 # Fuzz it with: cfuzz run $<TARGET_FILE:name>   (CFUZZ_EXECUTABLE holds cfuzz's path).
 # Needs clang: SanitizerCoverage's options are clang's.
 
+# Sanitizers that intercept memcmp & co. and call cfuzz's comparison hooks themselves; with
+# none of them, cfuzz's own interceptors are linked. The compiler wrapper
+# (cmd/cfuzz-clang.in) is configured from the same list.
+set(CFUZZ_INTERCEPTING_SANITIZERS address hwaddress thread memory dataflow)
+
 function(_cfuzz_flags out sanitize)
   set(flags -fsanitize=fuzzer-no-link)
   if(NOT sanitize STREQUAL "none" AND NOT sanitize STREQUAL "")
@@ -65,7 +70,14 @@ function(cfuzz_add_fuzz_test name)
   target_link_libraries(${name} PRIVATE cfuzz::runtime ${ARG_LINK_LIBRARIES})
   # Without a sanitizer that intercepts memcmp & co., cfuzz's interceptors feed the
   # comparison hooks instead.
-  if(NOT ARG_SANITIZE MATCHES "address|thread|memory|dataflow")
+  string(REPLACE "," ";" requested "${ARG_SANITIZE}")
+  set(intercepted FALSE)
+  foreach(s IN LISTS requested)
+    if(s IN_LIST CFUZZ_INTERCEPTING_SANITIZERS)
+      set(intercepted TRUE)
+    endif()
+  endforeach()
+  if(NOT intercepted)
     target_link_libraries(${name} PRIVATE cfuzz::interceptors)
   endif()
   if(NOT ARG_NO_CTEST)
