@@ -1,4 +1,5 @@
 // `cfuzz minimize FILE --target ./target`: shrink a failing input by hand.
+#include "cmd/input_limit_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/minimize_file.h"
 
@@ -11,7 +12,7 @@ void add_minimize_command(CLI::App& app, int& exit_code) {
       "1: the input does not fail)");
   auto o = std::make_shared<driver::MinimizeFileOptions>();
   auto budget = std::make_shared<std::string>("60s");
-  auto timeout = std::make_shared<std::string>("10s");
+  auto limits = std::make_shared<InputLimitFlags>();
   sub->add_option("file", o->input, "The failing input: a `go test fuzz v1` file (or a raw file with --raw)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -22,19 +23,11 @@ void add_minimize_command(CLI::App& app, int& exit_code) {
                 "FILE holds raw bytes for a fuzz test taking one []byte or string (a libFuzzer or "
                 "AFL crash file); the result is written raw too");
   sub->add_option("--fuzzminimizetime", *budget, "Time (or executions, Nx) to spend")->capture_default_str();
-  sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
-      ->capture_default_str();
-  sub->add_option("--rss-limit-mb", o->rss_limit_mb, "Memory limit of the worker in MiB (0: none)")
-      ->check(kRssLimitRange)
-      ->capture_default_str();
+  limits->add_to(sub, &o->rss_limit_mb, "Memory limit of the worker in MiB (0: none)");
   sub->add_flag("--json", o->json, "Print progress and the result as JSON lines");
-  sub->callback([o, budget, timeout, &exit_code] {
+  sub->callback([o, budget, limits, &exit_code] {
     o->budget = driver::Budget::parse(*budget, "--fuzzminimizetime", false);
-    auto t = driver::parse_go_duration(*timeout);
-    if (!t || t->count() <= 0) {
-      throw std::runtime_error("--timeout " + *timeout + ": expected a duration such as 10s or 500ms");
-    }
-    o->timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*t);
+    o->timeout = limits->timeout();
     exit_code = driver::minimize_file(*o);
   });
 }

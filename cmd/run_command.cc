@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cmd/input_limit_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/coordinator.h"
 
@@ -13,7 +14,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<driver::RunOptions>();
   auto fuzztime = std::make_shared<std::string>();
   auto minimize_time = std::make_shared<std::string>("60s");
-  auto timeout = std::make_shared<std::string>("10s");
+  auto limits = std::make_shared<InputLimitFlags>();
   auto seed = std::make_shared<std::uint64_t>(0);
 
   sub->add_option("target", opts->target, "The target binary")->required();
@@ -31,12 +32,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_option("--parallel,-p", opts->parallel,
                   "Number of worker processes, at most 1024 (default: number of CPUs)")
       ->check(kWorkersRange);
-  sub->add_option("--timeout", *timeout, "Longest one input may run before it counts as a hang")
-      ->capture_default_str();
-  sub->add_option("--rss-limit-mb", opts->rss_limit_mb,
-                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)")
-      ->check(kRssLimitRange)
-      ->capture_default_str();
+  limits->add_to(sub, &opts->rss_limit_mb,
+                 "Memory limit of a worker in MiB; past it, the input is a failure (0: none)");
   sub->add_option("--max-len", opts->max_len,
                   "Longest []byte or string value the mutator produces, at most 64 MiB (default: "
                   "4096, or the largest seed value, up to 1 MiB)")
@@ -59,15 +56,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--json", opts->json, "Print progress and results as JSON lines");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
-  sub->callback([opts, fuzztime, minimize_time, minimize_opt, timeout, seed, seed_opt, &exit_code] {
+  sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, &exit_code] {
     if (!fuzztime->empty()) opts->fuzztime = driver::Budget::parse(*fuzztime, "--fuzztime", false);
     opts->minimize_time = driver::Budget::parse(*minimize_time, "--fuzzminimizetime", true);
     opts->minimize_time_given = minimize_opt->count() > 0;
-    auto t = driver::parse_go_duration(*timeout);
-    if (!t || t->count() <= 0) {
-      throw std::runtime_error("--timeout " + *timeout + ": expected a duration such as 10s or 500ms");
-    }
-    opts->timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*t);
+    opts->timeout = limits->timeout();
     if (seed_opt->count() > 0) opts->seed = *seed;
     spdlog::set_level(opts->verbose ? spdlog::level::debug : spdlog::level::warn);
     exit_code = driver::run_fuzzing(*opts);
