@@ -14,7 +14,7 @@ namespace cfuzz::core {
 struct DecimalRun {
   std::size_t begin = 0, end = 0;
   bool negative = false;
-  std::uint64_t magnitude = 0;  // saturates at UINT64_MAX
+  std::uint64_t magnitude = 0;  // of at most 18 digits
 };
 
 // The digit run that starts at or after `from` (scanning to the end of data, not

@@ -43,8 +43,6 @@ constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 // How often the cache directory is checked for entries other runs wrote.
 constexpr std::chrono::seconds kSyncInterval{2};
 
-std::uint64_t byte_size(const corpus::Entry& e) { return core::entry_size(e); }
-
 std::uint64_t largest_value(const corpus::Entry& e) {
   std::uint64_t m = 0;
   for (const auto& v : e) {
@@ -91,13 +89,7 @@ WorkerConfig Coordinator::worker_config() const {
 
 void Coordinator::load_corpus() {
   auto add = [&](std::string name, Origin origin, corpus::Entry values) {
-    CorpusEntry e;
-    e.name = std::move(name);
-    e.origin = origin;
-    e.encoded = values.empty() ? std::string() : corpus::encode(values);
-    e.size = byte_size(values);
-    e.values = std::move(values);
-    corpus_.add(std::move(e));
+    corpus_.add(make_corpus_entry(std::move(name), origin, std::move(values)));
   };
   for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
     add("seed#" + std::to_string(i), Origin::Seed, test_.seeds[i]);
@@ -355,13 +347,9 @@ Coordinator::Job Coordinator::next_job() {
       baseline_finished_ = true;
       if (corpus_.empty()) {
         // Go fuzzes the zero values when there is nothing else.
-        CorpusEntry e;
-        e.name = "zero";
-        e.origin = Origin::Found;
-        for (auto t : test_.types) e.values.push_back(corpus::zero_value(t));
-        e.encoded = corpus::encode(e.values);
-        e.size = byte_size(e.values);
-        corpus_.add(std::move(e));
+        corpus::Entry zero;
+        for (auto t : test_.types) zero.push_back(corpus::zero_value(t));
+        corpus_.add(make_corpus_entry("zero", Origin::Found, std::move(zero)));
         lock.unlock();
         reporter_.warning("starting with empty corpus");
         lock.lock();
@@ -510,13 +498,7 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   std::lock_guard<std::mutex> lock(mu_);
   // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
   if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
-  CorpusEntry e;
-  e.name = entry.name;
-  e.origin = Origin::Cache;
-  e.values = entry.values;
-  e.encoded = corpus::encode(e.values);
-  e.size = byte_size(e.values);
-  if (!corpus_.add(std::move(e))) return;
+  if (!corpus_.add(make_corpus_entry(entry.name, Origin::Cache, entry.values))) return;
   corpus_.set_features(corpus_.size() - 1, features);
   ++synced_;
 }

@@ -95,6 +95,8 @@ class Coordinator {
   void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
                            const CallOutcome& r);
   static CallOutcome damaged_call(const CallOutcome& r, const std::string& why);
+  // The command that runs the file `name` of SRCDIR/testdata/fuzz/<test>/ alone.
+  std::string rerun_command(const std::string& name, const std::string& srcdir) const;
   // Writes the input under SRCDIR/testdata/fuzz/<test>/; returns the path to show.
   std::string write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun);
   // Saves the failing input of report `r` under testdata/, or in the fallback tree with

@@ -5,7 +5,20 @@
 
 #include <xxhash.h>
 
+#include "core/input_area.h"
+#include "corpus_format/codec.h"
+
 namespace cfuzz::driver {
+
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values) {
+  CorpusEntry e;
+  e.name = std::move(name);
+  e.origin = origin;
+  e.encoded = values.empty() ? std::string() : corpus::encode(values);
+  e.size = core::entry_size(values);
+  e.values = std::move(values);
+  return e;
+}
 
 bool Corpus::add(CorpusEntry entry) {
   std::uint64_t h = XXH3_64bits(entry.encoded.data(), entry.encoded.size());

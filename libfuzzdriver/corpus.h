@@ -33,6 +33,9 @@ struct CorpusEntry {
   std::vector<std::uint32_t> new_counters;
 };
 
+// An entry of these values, with its v1 encoding (none for an entry of no values) and size.
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values);
+
 class Corpus {
  public:
   // False (and nothing added) when an entry with the same content is already there.

@@ -105,12 +105,8 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     }
   }
 
-  CorpusEntry e;
-  e.values = best;
-  e.encoded = corpus::encode(best);
+  CorpusEntry e = make_corpus_entry("", Origin::Found, best);
   e.name = content_name(e.encoded);
-  e.size = core::entry_size(best);
-  e.origin = Origin::Found;
   std::size_t added;
   std::uint64_t execs;
   std::vector<std::uint32_t> features = Corpus::features_of(snapshot.data(), n);
@@ -135,6 +131,16 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
 }
 
+std::string Coordinator::rerun_command(const std::string& name, const std::string& srcdir) const {
+  std::string cmd = opts_.target + " --run " + test_.name + "/" + name;
+  if (srcdir != target_.srcdir) {
+    cmd += " --srcdir " + srcdir;
+  } else if (!opts_.srcdir.empty()) {
+    cmd += " --srcdir " + opts_.srcdir;
+  }
+  return cmd;
+}
+
 std::string Coordinator::write_failing_input(const corpus::Entry& input, const std::string& srcdir,
                                              std::string* rerun) {
   std::string dir = srcdir + "/testdata/fuzz/" + test_.name;
@@ -143,12 +149,7 @@ std::string Coordinator::write_failing_input(const corpus::Entry& input, const s
   make_directories(dir);
   fs::path path = fs::path(dir) / name;
   write_file_atomic(path, text);
-  *rerun = opts_.target + " --run " + test_.name + "/" + name;
-  if (srcdir != target_.srcdir) {
-    *rerun += " --srcdir " + srcdir;
-  } else if (!opts_.srcdir.empty()) {
-    *rerun += " --srcdir " + opts_.srcdir;
-  }
+  *rerun = rerun_command(name, srcdir);
   std::error_code ec;
   fs::path shown = fs::proximate(path, ec);
   if (ec || shown.string().starts_with("../..")) shown = path;
@@ -188,11 +189,12 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
     fs::path other = claim.other_path();
     r->written_by_other_run = true;
     r->written_to = other.string();
-    r->rerun = opts_.target + " --run " + test_.name + "/" + other.filename().string();
+    // <srcdir>/testdata/fuzz/<Name>/<file>
     fs::path srcdir = other.parent_path().parent_path().parent_path().parent_path();
     std::error_code ec;
-    if (!fs::equivalent(srcdir, target_.srcdir, ec)) r->rerun += " --srcdir " + srcdir.string();
-    r->rerun += limit_flags(r->failure, opts_);
+    r->rerun = rerun_command(other.filename().string(),
+                             fs::equivalent(srcdir, target_.srcdir, ec) ? target_.srcdir : srcdir.string()) +
+               limit_flags(r->failure, opts_);
     return;
   }
   // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the

@@ -9,8 +9,9 @@
 //   for integers, and +-1 for ordering comparisons), which turns a 2^32 or 2^64 guess into
 //   one step: REDQUEEN's input-to-state correspondence, libFuzzer's table of recent
 //   compares. An integer operand is also looked for as decimal text (a number the target
-//   parsed before comparing) and replaced by the other operand's digits. The base input's own comparisons matter most: every mutation chain starts
-//   from it, so its operands are where they were recorded.
+//   parsed before comparing) and replaced by the other operand's digits. The base input's
+//   own comparisons matter most: every mutation chain starts from it, so its operands are
+//   where they were recorded.
 // - Operands for typed integer arguments.
 //
 // It also notes which words the current mutation chain used (to credit them when the

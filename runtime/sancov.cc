@@ -97,7 +97,7 @@ CFUZZ_HOOK void __sanitizer_weak_hook_memcmp(void* caller_pc, const void* s1, co
 CFUZZ_HOOK void __sanitizer_weak_hook_strncmp(void* caller_pc, const char* s1, const char* s2, std::size_t n,
                                    int result) {
   if (result == 0) {
-    cmp_table().record_match(s1, strnlen(s1, n));
+    if (cmp_table().enabled()) cmp_table().record_match(s1, strnlen(s1, n));
     return;
   }
   std::size_t l1 = strnlen(s1, n), l2 = strnlen(s2, n);
@@ -105,7 +105,7 @@ CFUZZ_HOOK void __sanitizer_weak_hook_strncmp(void* caller_pc, const char* s1, c
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strcmp(void* caller_pc, const char* s1, const char* s2, int result) {
   if (result == 0) {
-    cmp_table().record_match(s1, std::strlen(s1));
+    if (cmp_table().enabled()) cmp_table().record_match(s1, std::strlen(s1));
     return;
   }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, std::strlen(s1), s2,
@@ -121,7 +121,7 @@ CFUZZ_HOOK void __sanitizer_weak_hook_strcasecmp(void* caller_pc, const char* s1
 CFUZZ_HOOK void __sanitizer_weak_hook_strstr(void* caller_pc, const char* haystack, const char* needle,
                                   char* result) {
   if (result != nullptr) {
-    cmp_table().record_match(needle, std::strlen(needle));
+    if (cmp_table().enabled()) cmp_table().record_match(needle, std::strlen(needle));
     return;
   }
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack,
