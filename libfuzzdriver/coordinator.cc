@@ -88,11 +88,11 @@ WorkerConfig Coordinator::worker_config() const {
 }
 
 void Coordinator::load_corpus() {
-  auto add = [&](std::string name, Origin origin, corpus::Entry values) {
-    corpus_.add(make_corpus_entry(std::move(name), origin, std::move(values)));
+  auto add = [&](std::string name, core::Origin origin, corpus::Entry values) {
+    corpus_.add(core::make_corpus_entry(std::move(name), origin, std::move(values)));
   };
   for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
-    add("seed#" + std::to_string(i), Origin::Seed, test_.seeds[i]);
+    add("seed#" + std::to_string(i), core::Origin::Seed, test_.seeds[i]);
   }
   // Committed corpus files must be well-formed: a bad one is an error, as in a seed run
   // (and so is something other than a directory in the corpus directory's place).
@@ -103,14 +103,14 @@ void Coordinator::load_corpus() {
     for (const auto& path : corpus::list_corpus_files(testdata)) {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, test_.types, path.string());
-      add(path.filename().string(), Origin::Testdata, std::move(e));
+      add(path.filename().string(), core::Origin::Testdata, std::move(e));
     }
   }
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
   CacheContents cached = load_cache(cache_dir_, test_.types);
   for (auto& c : cached.entries) {
     watcher_->note_known(c.name);
-    add(c.name, Origin::Cache, std::move(c.values));
+    add(c.name, core::Origin::Cache, std::move(c.values));
   }
   if (!cached.skipped.empty()) {
     reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " +
@@ -134,7 +134,7 @@ int Coordinator::run() {
   }
   if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
   cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
-  for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(parse_dictionary_file(path));
+  for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(core::parse_dictionary_file(path));
   watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types);
   load_corpus();
 
@@ -349,7 +349,7 @@ Coordinator::Job Coordinator::next_job() {
         // Go fuzzes the zero values when there is nothing else.
         corpus::Entry zero;
         for (auto t : test_.types) zero.push_back(corpus::zero_value(t));
-        corpus_.add(make_corpus_entry("zero", Origin::Found, std::move(zero)));
+        corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
         lock.unlock();
         reporter_.warning("starting with empty corpus");
         lock.lock();
@@ -466,7 +466,7 @@ void Coordinator::worker_main(std::size_t index) {
 }
 
 Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const corpus::Entry& values,
-                                              const CorpusEntry* as_seed) {
+                                              const core::CorpusEntry* as_seed) {
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), values, w.shm().input_area_size());
   CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
@@ -494,17 +494,17 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   const CachedEntry& entry = *job.synced;
   if (run_once(w, job, entry.values, nullptr) != OnceResult::Passed) return;
   core::ShmView shm = w.shm().view();
-  std::vector<std::uint32_t> features = Corpus::features_of(shm.snapshot(), mask_.size());
+  std::vector<std::uint32_t> features = core::Corpus::features_of(shm.snapshot(), mask_.size());
   std::lock_guard<std::mutex> lock(mu_);
   // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
   if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
-  if (!corpus_.add(make_corpus_entry(entry.name, Origin::Cache, entry.values))) return;
+  if (!corpus_.add(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values))) return;
   corpus_.set_features(corpus_.size() - 1, features);
   ++synced_;
 }
 
 void Coordinator::run_baseline(Worker& w, const Job& job) {
-  CorpusEntry entry;
+  core::CorpusEntry entry;
   {
     std::lock_guard<std::mutex> lock(mu_);
     entry = corpus_.at(job.entry);
@@ -512,11 +512,11 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   // A failing seed or testdata file is reported as such; the failure is claimed (and the
   // run stopped) before this entry counts as done, or the last baseline entry would let
   // other workers start fuzzing first.
-  const CorpusEntry* as_seed = entry.origin == Origin::Seed || entry.origin == Origin::Testdata ? &entry : nullptr;
+  const core::CorpusEntry* as_seed = entry.origin == core::Origin::Seed || entry.origin == core::Origin::Testdata ? &entry : nullptr;
   OnceResult result = run_once(w, job, entry.values, as_seed);
   core::ShmView shm = w.shm().view();
   std::vector<std::uint32_t> features;
-  if (result == OnceResult::Passed) features = Corpus::features_of(shm.snapshot(), mask_.size());
+  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), mask_.size());
   std::lock_guard<std::mutex> lock(mu_);
   if (result == OnceResult::Lost) {
     baseline_retry_.push_back(job.entry);  // run it again

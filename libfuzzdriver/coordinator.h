@@ -22,8 +22,8 @@
 
 #include "core/pcg.h"
 #include "libfuzzdriver/cache_sync.h"
-#include "libfuzzdriver/corpus.h"
-#include "libfuzzdriver/dictionary.h"
+#include "core/corpus.h"
+#include "core/dictionary.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/target_info.h"
@@ -75,7 +75,7 @@ class Coordinator {
   // Passed leaves the coverage in the worker's snapshot; Lost: the worker died of something
   // else (killed from outside) and was restarted.
   enum class OnceResult { Passed, Failed, Lost };
-  OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const CorpusEntry* as_seed);
+  OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const core::CorpusEntry* as_seed);
   bool start_worker(Worker& w);
   void request_stop();
 
@@ -87,7 +87,7 @@ class Coordinator {
   // What workers find (findings.cc).
   void handle_interesting(Worker& w, std::size_t parent);
   void handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
-                      std::string output, const CorpusEntry* seed);
+                      std::string output, const core::CorpusEntry* seed);
   void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
                            const corpus::Entry& splice, const CallOutcome& first);
   // The results of a fuzz call, checked as they are read (coordinator.cc); throws
@@ -117,8 +117,8 @@ class Coordinator {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  Corpus corpus_;
-  Dictionary dictionary_;
+  core::Corpus corpus_;
+  core::Dictionary dictionary_;
   std::vector<std::uint8_t> mask_;
   core::Pcg rng_;
   std::uint64_t master_seed_ = 0;

@@ -105,11 +105,11 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     }
   }
 
-  CorpusEntry e = make_corpus_entry("", Origin::Found, best);
+  core::CorpusEntry e = core::make_corpus_entry("", core::Origin::Found, best);
   e.name = content_name(e.encoded);
   std::size_t added;
   std::uint64_t execs;
-  std::vector<std::uint32_t> features = Corpus::features_of(snapshot.data(), n);
+  std::vector<std::uint32_t> features = core::Corpus::features_of(snapshot.data(), n);
   {
     std::lock_guard<std::mutex> lock(mu_);
     added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
@@ -220,7 +220,7 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
 }
 
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
-                                 std::string output, const CorpusEntry* seed) {
+                                 std::string output, const core::CorpusEntry* seed) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (opts_.keep_fuzzing && seed == nullptr) {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "libfuzzdriver/budget.h"
-#include "libfuzzdriver/dictionary.h"
+#include "core/dictionary.h"
 
 namespace cfuzz::driver {
 
@@ -188,12 +188,12 @@ void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, s
   if (words.empty()) return;
   if (json_) {
     json list = json::array();
-    for (const auto& [w, uses] : words) list.push_back(json{{"word", quote_dictionary_word(w)}, {"uses", uses}});
+    for (const auto& [w, uses] : words) list.push_back(json{{"word", core::quote_dictionary_word(w)}, {"uses", uses}});
     emit(json{{"event", "recommended_dictionary"}, {"words", list}}.dump() + "\n");
     return;
   }
   std::string text = "###### Recommended dictionary. ######\n";
-  for (const auto& [w, uses] : words) text += quote_dictionary_word(w) + " # Uses: " + std::to_string(uses) + "\n";
+  for (const auto& [w, uses] : words) text += core::quote_dictionary_word(w) + " # Uses: " + std::to_string(uses) + "\n";
   text += "###### End of recommended dictionary. ######\n";
   emit(text);
 }

@@ -20,17 +20,13 @@
 #include "core/coverage.h"
 #include "core/input_area.h"
 #include "core/minimizer.h"
-#include "core/mutator.h"
-#include "core/pcg.h"
 #include "core/rpc.h"
 #include "core/shm_layout.h"
 #include "corpus_format/value.h"
-#include "runtime/cmp_table.h"
-#include "runtime/cmp_words.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 #include "runtime/custom_mutator.h"
-#include "runtime/executor.h"
+#include "runtime/fuzz_engine.h"
 #include "runtime/leak_check.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
@@ -59,21 +55,11 @@ constexpr const char* kDamagedChannel =
     "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
 constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared memory";
 
-class WorkerServer {
+class WorkerServer : private ExecutionCheck {
  public:
   WorkerServer(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
-      : custom_mutators_(test, f),
-        ex_(f),
-        shm_(shm),
-        hdr_(shm.header()),
-        area_size_(shm.header().input_area_size),
-        mutator_(kDefaultMaxLen),
-        words_(cmp_table(), base_cmps_) {
-    mutator_.set_words(&words_);
-    if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
+      : engine_(test, f, shm), shm_(shm), hdr_(shm.header()), area_size_(shm.header().input_area_size) {
     std::memcpy(layout_, &hdr_, sizeof layout_);
-    const auto& cov = coverage_registry();
-    touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
     if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
       die_internal("the RPC descriptors 3 and 4 are not open; workers are started by `cfuzz run`");
     }
@@ -105,9 +91,6 @@ class WorkerServer {
   }
 
  private:
-  static constexpr std::uint64_t kDefaultMaxLen = 4096;
-  static constexpr std::size_t kNewWordsPerCall = 16;
-
   rpc::Response handle(const std::string& line) {
     rpc::Response resp;
     rpc::Request req;
@@ -122,8 +105,8 @@ class WorkerServer {
       if (req.method == "ping") {
         rpc::PingResult r;
         r.pid = getpid();
-        r.test = ex_types_test_name();
-        for (auto t : ex_.types()) r.types.emplace_back(corpus::go_type_name(t));
+        r.test = engine_.executor().last_input().test_name();
+        for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
         r.counters = coverage_registry().total_counters;
         result = r;
       } else if (req.method == "fuzz") {
@@ -156,8 +139,6 @@ class WorkerServer {
     return resp;
   }
 
-  std::string ex_types_test_name() const { return ex_.last_input().test_name(); }
-
   // The target may have closed or replaced the descriptors: then no reply can reach the
   // coordinator, and the worker says so by its exit code and the failure record.
   void reply(const rpc::Response& r) {
@@ -183,9 +164,10 @@ class WorkerServer {
 
   // Paranoid replays (the coordinator saw the channel or the shared memory damaged) check
   // after every execution that neither was touched, so that the call stops at the input
-  // that did it. The input was put aside before it ran, since the damage may be to it.
-  void check_intact(const RpcGuard& guard) {
-    if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+  // that did it. The input is put aside before it runs, since the damage may be to it.
+  void before_execution() override { std::memcpy(aside_.data(), &shm_.current(), area_size_); }
+  void after_execution() override {
+    if (!guard_->intact()) rpc_lost(kDamagedChannel, true);
     if (std::memcmp(layout_, &hdr_, sizeof layout_) == 0 &&
         std::memcmp(aside_.data(), &shm_.current(), area_size_) == 0) {
       return;
@@ -206,6 +188,27 @@ class WorkerServer {
     std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
     std::fflush(stderr);
     _exit(rpc::kWorkerExitRpcLost);
+  }
+
+  rpc::FuzzResult fuzz(const rpc::FuzzParams& p) {
+    if (!p.paranoid) return engine_.fuzz(p);
+    // Paranoid mode: a replay of a damaged call.
+    RpcGuard guard;
+    guard_ = &guard;
+    aside_.resize(area_size_);
+    rpc::FuzzResult res = engine_.fuzz(p, this);
+    guard_ = nullptr;
+    return res;
+  }
+
+  rpc::ExecResult exec() {
+    // One execution: check it as a paranoid call does.
+    RpcGuard guard;
+    guard_ = &guard;
+    aside_.resize(area_size_);
+    rpc::ExecResult res = engine_.exec(this);
+    guard_ = nullptr;
+    return res;
   }
 
   // While minimizing, the coordinator resumes from shared memory after a candidate kills
@@ -235,259 +238,9 @@ class WorkerServer {
     blame_input_for_damaged_memory();
   }
 
-  // Checks that an input area holds values of the fuzz function's types.
-  void check_area(const core::InputAreaHeader& a, const char* what) const {
-    const auto& types = ex_.types();
-    if (a.count != 0 && (a.slot_capacity > area_size_ || core::kInputDataOffset + a.slot_capacity * a.count > area_size_)) {
-      throw std::runtime_error(std::string(what) + " input area is damaged (slots larger than the area)");
-    }
-    if (a.count != types.size()) {
-      throw std::runtime_error(std::string(what) + " input has " + std::to_string(a.count) +
-                               " values, the fuzz function takes " + std::to_string(types.size()));
-    }
-    for (std::uint32_t i = 0; i < a.count; ++i) {
-      if (a.slots[i].type != static_cast<std::uint8_t>(types[i]) || a.slots[i].len > a.slot_capacity) {
-        throw std::runtime_error(std::string(what) + " input does not match the fuzz function's types");
-      }
-    }
-  }
-
-  void prepare_args(core::InputAreaHeader& a) {
-    for (std::uint32_t i = 0; i < a.count; ++i) {
-      const core::SlotHeader& s = a.slots[i];
-      if (s.type == static_cast<std::uint8_t>(corpus::Type::Bytes) ||
-          s.type == static_cast<std::uint8_t>(corpus::Type::String)) {
-        args_[i] = detail::ArgView{buffers_.fill(i, core::ShmView::slot_data(a, i), s.len), s.len, 0};
-      } else {
-        args_[i] = detail::ArgView{nullptr, 0, s.bits};
-      }
-    }
-  }
-
-  // Runs what is in the `current` area, counts it, and scans the coverage it produced.
-  RunResult run_current(FailureRecord* failure, std::uint64_t count, bool* fresh) {
-    if (!aside_.empty()) std::memcpy(aside_.data(), &shm_.current(), area_size_);
-    prepare_args(shm_.current());
-    hdr_.exec_count.store(count, std::memory_order_relaxed);
-    // Comparisons are recorded while the target runs, not while the runtime itself (the
-    // mutator searching the input, say) calls memcmp.
-    CmpTable& cmp = cmp_table();
-    cmp.set_enabled(true);
-    leak_tracking_begin();
-    begin_execution();
-    RunResult r = ex_.run(args_, {}, failure);
-    end_execution();
-    leak_tracking_end();
-    cmp.set_enabled(false);
-    const auto& cov = coverage_registry();
-    *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(),
-                                     &touched_count_);
-    // A leak ends the worker: the leaked blocks would be reported again for later inputs.
-    if (r != RunResult::Fail && (*fresh || check_every_input_) && input_leaked()) fail_input_for_leak();
-    return r;
-  }
-
-  // Writes an input-to-state candidate into an input area holding the base input.
-  static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
-    core::SlotHeader& slot = a.slots[c.value];
-    auto type = static_cast<corpus::Type>(slot.type);
-    if (type != corpus::Type::Bytes && type != corpus::Type::String) {
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, c.bytes.data(), std::min<std::size_t>(8, c.bytes.size()));
-      // Through the value type and back: truncated and extended as the type wants.
-      slot.bits = core::scalar_bits(core::scalar_from_bits(type, bits));
-      return true;
-    }
-    std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
-    if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
-    std::uint8_t* d = core::ShmView::slot_data(a, c.value);
-    std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
-    std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());
-    slot.len = new_len;
-    return true;
-  }
-
-  void write_snapshot() {
-    core::CounterScanner::write_snapshot(touched_.data(), touched_count_, shm_.snapshot(),
-                                         hdr_.counters_len);
-  }
-
-  std::uint64_t new_bits() const {
-    return core::count_new_bits(shm_.snapshot(), shm_.mask(), hdr_.counters_len);
-  }
-
-  void start_call() {
-    hdr_.exec_count.store(0, std::memory_order_relaxed);
-    core::failure_clear(hdr_.failure);
-    const auto& cov = coverage_registry();
-    core::CounterScanner::clear(cov.regions, cov.region_count);
-  }
-
-  rpc::FuzzResult fuzz(const rpc::FuzzParams& p) {
-    check_every_input_ = false;  // leaks: only inputs with new coverage, as libFuzzer
-    check_area(shm_.base(), "base");
-    const core::InputAreaHeader* splice = nullptr;
-    if (shm_.splice().count == shm_.base().count) {
-      check_area(shm_.splice(), "splice");
-      splice = &shm_.splice();
-    }
-    std::uint64_t max_len = p.max_len != 0 ? p.max_len : kDefaultMaxLen;
-    if (max_len != mutator_max_len_) {
-      mutator_ = core::Mutator(max_len);
-      mutator_.set_words(&words_);
-      if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
-      mutator_max_len_ = max_len;
-    }
-    std::vector<std::string> dictionary;
-    dictionary.reserve(p.dictionary.size());
-    for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));
-    words_.set_dictionary(std::move(dictionary));
-    start_call();
-    rng_.reseed(p.seed, 1);
-    // What a call does depends only on its inputs and seed (so it can be replayed): no
-    // comparisons carried over from earlier calls.
-    cmp_table().clear();
-    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-    std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
-    rpc::FuzzResult res;
-    res.status = "ok";
-    FailureRecord failure;
-    std::uint64_t count = 0;
-    aside_.clear();
-    std::optional<RpcGuard> guard;  // paranoid mode: a replay of a damaged call
-    if (p.paranoid) {
-      guard.emplace();
-      aside_.resize(area_size_);
-    }
-    // The base input runs once as it is: its comparisons guide this call's mutations
-    // (input-to-state), and the coordinator learns its constants.
-    base_cmps_.clear();
-    {
-      core::copy_input_area(shm_.base(), shm_.current());
-      bool fresh = false;
-      RunResult r = run_current(&failure, ++count, &fresh);
-      if (guard) check_intact(*guard);
-      if (r == RunResult::Fail) {
-        hdr_.failure = failure;
-        res.status = "failure";
-        return finish(res, count, start);
-      }
-      base_cmps_ = cmp_table();
-      if (fresh && r == RunResult::Pass) {
-        write_snapshot();
-        res.new_bits = new_bits();
-        res.status = "interesting";
-        return finish(res, count, start);
-      }
-    }
-    // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
-    set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
-    if (p.input_to_state != 0) {
-      for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
-        // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
-        // target owns, so (as in libFuzzer) only its mutator changes it.
-        if (custom_mutators_.handles(c.value)) continue;
-        if ((p.limit != 0 && count >= p.limit) ||
-            (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline)) {
-          break;
-        }
-        core::copy_input_area(shm_.base(), shm_.current());
-        if (!apply(c, shm_.current())) continue;
-        bool fresh = false;
-        RunResult r = run_current(&failure, ++count, &fresh);
-        if (guard) check_intact(*guard);
-        if (r == RunResult::Fail) {
-          hdr_.failure = failure;
-          res.status = "failure";
-          return finish(res, count, start);
-        }
-        if (fresh && r == RunResult::Pass) {
-          write_snapshot();
-          res.new_bits = new_bits();
-          res.status = "interesting";
-          if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-          return finish(res, count, start);
-        }
-      }
-    }
-    std::uint64_t chain = 0;
-    for (;;) {
-      if (p.limit != 0 && count >= p.limit) break;
-      // Go's chain: five stacked mutations, then back to the original input.
-      if (chain++ % 5 == 0) {
-        core::copy_input_area(shm_.base(), shm_.current());
-        hdr_.rng_state = rng_.state();
-        hdr_.rng_inc = rng_.inc();
-        words_.begin_chain();
-      }
-      if (mutator_.mutate(shm_.current(), splice, rng_)) {
-        // A custom mutator is the target's instrumented code: what it counted is not the
-        // coverage of the input it made (libFuzzer resets its maps before each execution).
-        core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
-      }
-      bool fresh = false;
-      RunResult r = run_current(&failure, ++count, &fresh);
-      if (guard) check_intact(*guard);
-      if (r == RunResult::Fail) {
-        hdr_.failure = failure;
-        res.status = "failure";
-        break;
-      }
-      // A skipped input is not worth keeping, whatever it covered (cfuzz.h: skip).
-      if (fresh && r == RunResult::Pass) {
-        write_snapshot();
-        res.new_bits = new_bits();
-        res.status = "interesting";
-        for (const auto& w : words_.chain_words()) res.useful_words.push_back(rpc::to_hex(w));
-        break;
-      }
-      if (p.limit != 0 && count >= p.limit) break;
-      if (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline) break;
-    }
-    return finish(res, count, start);
-  }
-
-  // Fills in what every fuzz call reports, however it ended.
-  rpc::FuzzResult& finish(rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start) {
-    for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
-    res.execs = count;
-    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
-    res.exec_ns = count != 0 ? res.duration_ns / count : 0;
-    return res;
-  }
-
-  rpc::ExecResult exec() {
-    check_every_input_ = true;
-    check_area(shm_.base(), "base");
-    start_call();
-    core::copy_input_area(shm_.base(), shm_.current());
-    FailureRecord failure;
-    bool fresh = false;
-    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-    RunResult r;
-    {
-      RpcGuard guard;
-      aside_.resize(area_size_);  // one execution: check it as a paranoid call does
-      r = run_current(&failure, 1, &fresh);
-      check_intact(guard);
-      aside_.clear();
-    }
-    rpc::ExecResult res;
-    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
-    write_snapshot();
-    res.new_bits = new_bits();
-    if (r == RunResult::Fail) {
-      hdr_.failure = failure;
-      res.status = "failure";
-    } else {
-      res.status = r == RunResult::Skip ? "skipped" : "ok";
-    }
-    return res;
-  }
-
   rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
-    check_every_input_ = true;
-    check_area(shm_.base(), "base");
+    engine_.check_every_input(true);
+    engine_.check_area(shm_.base(), "base");
     bool coverage_mode = p.mode == "coverage";
     if (!coverage_mode && p.mode != "failure") throw std::invalid_argument("unknown minimize mode " + p.mode);
     FailureRecord target{};
@@ -499,7 +252,7 @@ class WorkerServer {
     // comparison reads the mask area too.
     std::vector<std::uint8_t> keep(shm_.mask(), shm_.mask() + hdr_.counters_len);
 
-    start_call();
+    engine_.start_call();
     std::uint64_t packed[6];
     std::copy(p.state.begin(), p.state.end(), packed);
     core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
@@ -530,7 +283,7 @@ class WorkerServer {
       core::store_entry(shm_.current(), candidate, area_size_);
       bool fresh = false;
       core::failure_clear(hdr_.failure);
-      RunResult r = run_current(&failure, ++count, &fresh);
+      RunResult r = engine_.run_current(&failure, ++count, &fresh);
       if (!guard.intact()) rpc_lost(kDamagedChannel, true);
       if (!minimize_area_intact(candidate, packed_state)) shm_lost_while_minimizing(m, candidate, packed_state);
       // The check runs library templates that the target may share in instrumented form
@@ -544,7 +297,7 @@ class WorkerServer {
           res.status = "failure";
           break;
         }
-        write_snapshot();
+        engine_.write_snapshot();
         qualifies = core::covers(shm_.snapshot(), keep.data(), hdr_.counters_len);
       } else {
         qualifies = r == RunResult::Fail && core::same_failure(failure, target);
@@ -561,26 +314,15 @@ class WorkerServer {
     return res;
   }
 
-  CustomMutators custom_mutators_;
-  Executor ex_;
+  FuzzEngine engine_;
   core::ShmView shm_;
   core::ShmHeader& hdr_;
   std::uint64_t area_size_;  // as validated at start-up, before the target ran
-  core::Mutator mutator_;
-  std::uint64_t mutator_max_len_ = kDefaultMaxLen;
-  CmpTable base_cmps_{};
-  CmpWords words_;
-  core::Pcg rng_;
-  InputBuffers buffers_;
-  detail::ArgView args_[core::kMaxValues];
-  core::CounterScanner scanner_;
-  std::vector<core::CounterScanner::Touched> touched_;
-  std::size_t touched_count_ = 0;
   FdIdentity in_id_, out_id_;
   // The header's layout fields (magic to counters_capacity), as the coordinator wrote them.
   std::uint8_t layout_[offsetof(core::ShmHeader, counters_len)];
   std::vector<std::uint8_t> aside_;  // paranoid calls: the input about to run
-  bool check_every_input_ = true;    // leak checks for every input, not only new coverage
+  RpcGuard* guard_ = nullptr;        // paranoid calls: the descriptors' decoys
 };
 
 core::ShmView map_shared_memory() {

@@ -1,6 +1,6 @@
 // The coordinator's in-memory corpus: one copy of each content, and a schedule that gives
 // every entry turns but favours fresh, productive and small ones.
-#include "libfuzzdriver/corpus.h"
+#include "core/corpus.h"
 
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 
 #include "core/pcg.h"
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 namespace {
 
 CorpusEntry entry(std::string name, std::string encoded, std::uint64_t size = 10,
@@ -155,4 +155,4 @@ TEST(Corpus, PickTreatsEqualEntriesAlike) {
 }
 
 }  // namespace
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

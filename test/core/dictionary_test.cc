@@ -1,12 +1,12 @@
 // The coordinator's automatic dictionary: what it keeps and recommends.
-#include "libfuzzdriver/dictionary.h"
+#include "core/dictionary.h"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 namespace {
 
 TEST(Dictionary, AddressesAreNeverRecommendedInEitherByteOrder) {
@@ -22,4 +22,4 @@ TEST(Dictionary, AddressesAreNeverRecommendedInEitherByteOrder) {
 }
 
 }  // namespace
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 
 // Throws std::runtime_error "dictionary FILE: line N: ..." for a malformed line.
 std::vector<std::string> parse_dictionary_file(const std::string& path);
@@ -52,4 +52,4 @@ class Dictionary {
   std::shared_ptr<const std::vector<std::string>> cached_;
 };
 
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

@@ -10,7 +10,7 @@
 #include "core/pcg.h"
 #include "corpus_format/value.h"
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 
 enum class Origin {
   Seed,      // f.add: "seed#N"
@@ -57,7 +57,7 @@ class Corpus {
   // and so does an entry that reached an edge few entries reach (libFuzzer's entropic
   // schedule and AFL++'s rare one favour the same): the first input past a check gets
   // several times the share of inputs that only changed how often a loop ran.
-  std::size_t pick(core::Pcg& rng);
+  std::size_t pick(Pcg& rng);
 
   // Features of a bucketed coverage snapshot.
   static std::vector<std::uint32_t> features_of(const std::uint8_t* snapshot, std::size_t n);
@@ -73,4 +73,4 @@ class Corpus {
   std::vector<std::uint32_t> holders_;  // counter -> entries that reach it
 };
 
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

@@ -1,4 +1,4 @@
-#include "libfuzzdriver/dictionary.h"
+#include "core/dictionary.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include "core/address_values.h"
 #include "core/rpc.h"
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 
 std::vector<std::string> parse_dictionary_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -75,15 +75,15 @@ namespace {
 
 // An 8-byte word that is an address (core/address_values.h) in either byte order: the
 // mutator writes comparison operands both ways.
-bool looks_like_address(const std::string& w) {
+bool word_is_address(const std::string& w) {
   if (w.size() != 8) return false;
   std::uint64_t v = 0;
   std::memcpy(&v, w.data(), 8);
-  return core::looks_like_address(v) || core::looks_like_address(__builtin_bswap64(v));
+  return looks_like_address(v) || looks_like_address(__builtin_bswap64(v));
 }
 
 // Words worth keeping: two bytes at least (one byte is what random mutation tries anyway).
-bool keepable(const std::string& w) { return w.size() >= 2 && !looks_like_address(w); }
+bool keepable(const std::string& w) { return w.size() >= 2 && !word_is_address(w); }
 
 }  // namespace
 
@@ -128,8 +128,8 @@ void Dictionary::credit(const std::vector<std::string>& words) {
 std::shared_ptr<const std::vector<std::string>> Dictionary::words_for_calls() {
   if (!cached_) {
     auto v = std::make_shared<std::vector<std::string>>();
-    for (const auto& w : user_) v->push_back(core::rpc::to_hex(w));
-    for (const auto& w : auto_) v->push_back(core::rpc::to_hex(w));
+    for (const auto& w : user_) v->push_back(rpc::to_hex(w));
+    for (const auto& w : auto_) v->push_back(rpc::to_hex(w));
     cached_ = v;
   }
   return cached_;
@@ -146,4 +146,4 @@ std::vector<std::pair<std::string, std::uint64_t>> Dictionary::recommended() con
   return out;
 }
 
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

@@ -1,21 +1,23 @@
-#include "libfuzzdriver/corpus.h"
+#include "core/corpus.h"
 
 #include <algorithm>
 #include <cmath>
 
+// Inlined: the runtime, linked into every target, must not need libxxhash at link time.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "core/input_area.h"
 #include "corpus_format/codec.h"
 
-namespace cfuzz::driver {
+namespace cfuzz::core {
 
 CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values) {
   CorpusEntry e;
   e.name = std::move(name);
   e.origin = origin;
   e.encoded = values.empty() ? std::string() : corpus::encode(values);
-  e.size = core::entry_size(values);
+  e.size = entry_size(values);
   e.values = std::move(values);
   return e;
 }
@@ -80,7 +82,7 @@ double Corpus::rarity(const CorpusEntry& e) const {
   return fewest == UINT32_MAX ? 1.0 : 1.0 + kRareBoost / static_cast<double>(fewest);
 }
 
-std::size_t Corpus::pick(core::Pcg& rng) {
+std::size_t Corpus::pick(Pcg& rng) {
   if (entries_.size() <= 1) return 0;
   // New entries first, oldest first: what just found coverage is next to the coverage not
   // found yet (AFL fuzzes new queue entries before it goes round again).
@@ -116,4 +118,4 @@ std::size_t Corpus::pick(core::Pcg& rng) {
   return entries_.size() - 1;
 }
 
-}  // namespace cfuzz::driver
+}  // namespace cfuzz::core

@@ -1,0 +1,262 @@
+#include "runtime/fuzz_engine.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "core/input_area.h"
+#include "corpus_format/value.h"
+#include "runtime/coverage_registry.h"
+#include "runtime/crash_handler.h"
+#include "runtime/leak_check.h"
+
+namespace cfuzz::runtime {
+
+namespace rpc = core::rpc;
+using core::FailureRecord;
+
+namespace {
+
+std::uint64_t monotonic_ns(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+}  // namespace
+
+FuzzEngine::FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
+    : custom_mutators_(test, f),
+      ex_(f),
+      shm_(shm),
+      hdr_(shm.header()),
+      area_size_(shm.header().input_area_size),
+      mutator_(kDefaultMaxLen),
+      words_(cmp_table(), base_cmps_) {
+  mutator_.set_words(&words_);
+  if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
+  const auto& cov = coverage_registry();
+  touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
+}
+
+void FuzzEngine::check_area(const core::InputAreaHeader& a, const char* what) const {
+  const auto& types = ex_.types();
+  if (a.count != 0 && (a.slot_capacity > area_size_ || core::kInputDataOffset + a.slot_capacity * a.count > area_size_)) {
+    throw std::runtime_error(std::string(what) + " input area is damaged (slots larger than the area)");
+  }
+  if (a.count != types.size()) {
+    throw std::runtime_error(std::string(what) + " input has " + std::to_string(a.count) +
+                             " values, the fuzz function takes " + std::to_string(types.size()));
+  }
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    if (a.slots[i].type != static_cast<std::uint8_t>(types[i]) || a.slots[i].len > a.slot_capacity) {
+      throw std::runtime_error(std::string(what) + " input does not match the fuzz function's types");
+    }
+  }
+}
+
+void FuzzEngine::prepare_args(core::InputAreaHeader& a) {
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    const core::SlotHeader& s = a.slots[i];
+    if (s.type == static_cast<std::uint8_t>(corpus::Type::Bytes) ||
+        s.type == static_cast<std::uint8_t>(corpus::Type::String)) {
+      args_[i] = detail::ArgView{buffers_.fill(i, core::ShmView::slot_data(a, i), s.len), s.len, 0};
+    } else {
+      args_[i] = detail::ArgView{nullptr, 0, s.bits};
+    }
+  }
+}
+
+RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, bool* fresh) {
+  prepare_args(shm_.current());
+  hdr_.exec_count.store(count, std::memory_order_relaxed);
+  // Comparisons are recorded while the target runs, not while the runtime itself (the
+  // mutator searching the input, say) calls memcmp.
+  CmpTable& cmp = cmp_table();
+  cmp.set_enabled(true);
+  leak_tracking_begin();
+  begin_execution();
+  RunResult r = ex_.run(args_, {}, failure);
+  end_execution();
+  leak_tracking_end();
+  cmp.set_enabled(false);
+  const auto& cov = coverage_registry();
+  *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(), &touched_count_);
+  // A leak ends the process: the leaked blocks would be reported again for later inputs.
+  if (r != RunResult::Fail && (*fresh || check_every_input_) && input_leaked()) fail_input_for_leak();
+  return r;
+}
+
+bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
+  core::SlotHeader& slot = a.slots[c.value];
+  auto type = static_cast<corpus::Type>(slot.type);
+  if (type != corpus::Type::Bytes && type != corpus::Type::String) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, c.bytes.data(), std::min<std::size_t>(8, c.bytes.size()));
+    // Through the value type and back: truncated and extended as the type wants.
+    slot.bits = core::scalar_bits(core::scalar_from_bits(type, bits));
+    return true;
+  }
+  std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
+  if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
+  std::uint8_t* d = core::ShmView::slot_data(a, c.value);
+  std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
+  std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());
+  slot.len = new_len;
+  return true;
+}
+
+void FuzzEngine::write_snapshot() {
+  core::CounterScanner::write_snapshot(touched_.data(), touched_count_, shm_.snapshot(), hdr_.counters_len);
+}
+
+std::uint64_t FuzzEngine::new_bits() const {
+  return core::count_new_bits(shm_.snapshot(), shm_.mask(), hdr_.counters_len);
+}
+
+void FuzzEngine::start_call() {
+  hdr_.exec_count.store(0, std::memory_order_relaxed);
+  core::failure_clear(hdr_.failure);
+  const auto& cov = coverage_registry();
+  core::CounterScanner::clear(cov.regions, cov.region_count);
+}
+
+void FuzzEngine::set_max_len(std::uint64_t max_len) {
+  if (max_len == mutator_max_len_) return;
+  mutator_ = core::Mutator(max_len);
+  mutator_.set_words(&words_);
+  if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
+  mutator_max_len_ = max_len;
+}
+
+FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
+                                     rpc::FuzzResult& res) {
+  if (check != nullptr) check->before_execution();
+  bool fresh = false;
+  RunResult r = run_current(failure, ++*count, &fresh);
+  if (check != nullptr) check->after_execution();
+  if (r == RunResult::Fail) {
+    hdr_.failure = *failure;
+    res.status = "failure";
+    return Step::Failure;
+  }
+  // A skipped input is not worth keeping, whatever it covered (cfuzz.h: skip).
+  if (fresh && r == RunResult::Pass) {
+    write_snapshot();
+    res.new_bits = new_bits();
+    res.status = "interesting";
+    return Step::Interesting;
+  }
+  return Step::Continue;
+}
+
+rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check) {
+  check_every_input_ = false;  // leaks: only inputs with new coverage, as libFuzzer
+  check_area(shm_.base(), "base");
+  const core::InputAreaHeader* splice = nullptr;
+  if (shm_.splice().count == shm_.base().count) {
+    check_area(shm_.splice(), "splice");
+    splice = &shm_.splice();
+  }
+  set_max_len(p.max_len != 0 ? p.max_len : kDefaultMaxLen);
+  std::vector<std::string> dictionary;
+  dictionary.reserve(p.dictionary.size());
+  for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));
+  words_.set_dictionary(std::move(dictionary));
+  start_call();
+  rng_.reseed(p.seed, 1);
+  // What a call does depends only on its inputs and seed (so it can be replayed): no
+  // comparisons carried over from earlier calls.
+  cmp_table().clear();
+  std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+  std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
+  auto out_of_budget = [&](std::uint64_t count) {
+    return (p.limit != 0 && count >= p.limit) ||
+           (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
+  };
+  rpc::FuzzResult res;
+  res.status = "ok";
+  FailureRecord failure;
+  std::uint64_t count = 0;
+
+  // The base input runs once as it is: its comparisons guide this call's mutations
+  // (input-to-state), and the front end learns its constants.
+  base_cmps_.clear();
+  core::copy_input_area(shm_.base(), shm_.current());
+  if (execute(&failure, &count, check, res) != Step::Continue) return finish(res, count, start);
+  base_cmps_ = cmp_table();
+
+  // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
+  set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
+  if (p.input_to_state != 0) {
+    for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
+      // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
+      // target owns, so (as in libFuzzer) only its mutator changes it.
+      if (custom_mutators_.handles(c.value)) continue;
+      if (out_of_budget(count)) break;
+      core::copy_input_area(shm_.base(), shm_.current());
+      if (!apply(c, shm_.current())) continue;
+      Step step = execute(&failure, &count, check, res);
+      if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+      if (step != Step::Continue) return finish(res, count, start);
+    }
+  }
+  std::uint64_t chain = 0;
+  while (!(p.limit != 0 && count >= p.limit)) {
+    // Go's chain: five stacked mutations, then back to the original input.
+    if (chain++ % 5 == 0) {
+      core::copy_input_area(shm_.base(), shm_.current());
+      hdr_.rng_state = rng_.state();
+      hdr_.rng_inc = rng_.inc();
+      words_.begin_chain();
+    }
+    if (mutator_.mutate(shm_.current(), splice, rng_)) {
+      // A custom mutator is the target's instrumented code: what it counted is not the
+      // coverage of the input it made (libFuzzer resets its maps before each execution).
+      core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
+    }
+    Step step = execute(&failure, &count, check, res);
+    if (step == Step::Interesting) {
+      for (const auto& w : words_.chain_words()) res.useful_words.push_back(rpc::to_hex(w));
+    }
+    if (step != Step::Continue || out_of_budget(count)) break;
+  }
+  return finish(res, count, start);
+}
+
+rpc::FuzzResult& FuzzEngine::finish(rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start) {
+  for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
+  res.execs = count;
+  res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+  res.exec_ns = count != 0 ? res.duration_ns / count : 0;
+  return res;
+}
+
+rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check) {
+  check_every_input_ = true;
+  check_area(shm_.base(), "base");
+  start_call();
+  core::copy_input_area(shm_.base(), shm_.current());
+  FailureRecord failure;
+  bool fresh = false;
+  std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+  if (check != nullptr) check->before_execution();
+  RunResult r = run_current(&failure, 1, &fresh);
+  if (check != nullptr) check->after_execution();
+  rpc::ExecResult res;
+  res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+  write_snapshot();
+  res.new_bits = new_bits();
+  if (r == RunResult::Fail) {
+    hdr_.failure = failure;
+    res.status = "failure";
+  } else {
+    res.status = r == RunResult::Skip ? "skipped" : "ok";
+  }
+  return res;
+}
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,102 @@
+// The engine's inner loop, shared by both front ends: a fuzz call (the base input as it is,
+// its input-to-state candidates, then Go's chains of five stacked mutations) and single
+// executions, over input areas laid out as core/shm_layout.h describes. A worker serving
+// `cfuzz run` runs it over the region shared with its coordinator; the libFuzzer-style front
+// end (libfuzzer_front_end.h) over a private region of the same layout.
+//
+// It is the hot path: after the first call it allocates nothing and takes no locks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/coverage.h"
+#include "core/mutator.h"
+#include "core/pcg.h"
+#include "core/rpc.h"
+#include "core/shm_layout.h"
+#include "runtime/cmp_table.h"
+#include "runtime/cmp_words.h"
+#include "runtime/custom_mutator.h"
+#include "runtime/executor.h"
+#include "runtime/registry.h"
+
+namespace cfuzz::runtime {
+
+// What a worker checks around each execution when it replays a call that damaged its RPC
+// descriptors or shared memory (the engine itself checks nothing).
+class ExecutionCheck {
+ public:
+  virtual void before_execution() = 0;
+  virtual void after_execution() = 0;
+
+ protected:
+  ~ExecutionCheck() = default;
+};
+
+class FuzzEngine {
+ public:
+  // `f` must hold the fuzz function; `shm` is a region of the layout, header validated.
+  FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::ShmView shm);
+
+  // One fuzz call of the entry in the base area (with the splice area as the crossover
+  // partner when it holds an entry). Ends on the first failure or new coverage (then the
+  // input is in the current area and, for new coverage, its bucketed counters in the
+  // snapshot area), or when the limit or the deadline is reached.
+  core::rpc::FuzzResult fuzz(const core::rpc::FuzzParams& p, ExecutionCheck* check = nullptr);
+
+  // Runs the base input once; its bucketed counters go to the snapshot area.
+  core::rpc::ExecResult exec(ExecutionCheck* check = nullptr);
+
+  // Runs what is in the current area, counts it, and scans the coverage it produced;
+  // `fresh` says whether it has coverage the mask lacks.
+  RunResult run_current(core::FailureRecord* failure, std::uint64_t count, bool* fresh);
+
+  // Clears the per-call state: execution count, failure record, counters.
+  void start_call();
+  // Writes the bucketed counters of the last execution into the snapshot area.
+  void write_snapshot();
+  // Checks that an input area holds values of the fuzz function's types (throws).
+  void check_area(const core::InputAreaHeader& a, const char* what) const;
+
+  // Leak checks after every input (single executions, minimization), or only after inputs
+  // with new coverage (fuzz calls), as libFuzzer does.
+  void check_every_input(bool on) { check_every_input_ = on; }
+
+  const Executor& executor() const { return ex_; }
+  core::ShmView shm() const { return shm_; }
+  std::uint64_t area_size() const { return area_size_; }
+
+ private:
+  static constexpr std::uint64_t kDefaultMaxLen = 4096;
+  static constexpr std::size_t kNewWordsPerCall = 16;
+
+  // How one execution in a fuzz call ended.
+  enum class Step { Continue, Failure, Interesting };
+  Step execute(core::FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
+               core::rpc::FuzzResult& res);
+  void prepare_args(core::InputAreaHeader& a);
+  static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
+  std::uint64_t new_bits() const;
+  void set_max_len(std::uint64_t max_len);
+  core::rpc::FuzzResult& finish(core::rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start);
+
+  CustomMutators custom_mutators_;
+  Executor ex_;
+  core::ShmView shm_;
+  core::ShmHeader& hdr_;
+  std::uint64_t area_size_;  // as validated at start-up, before the target ran
+  core::Mutator mutator_;
+  std::uint64_t mutator_max_len_ = kDefaultMaxLen;
+  CmpTable base_cmps_{};
+  CmpWords words_;
+  core::Pcg rng_;
+  InputBuffers buffers_;
+  detail::ArgView args_[core::kMaxValues];
+  core::CounterScanner scanner_;
+  std::vector<core::CounterScanner::Touched> touched_;
+  std::size_t touched_count_ = 0;
+  bool check_every_input_ = true;
+};
+
+}  // namespace cfuzz::runtime
