@@ -39,7 +39,7 @@ namespace cfuzz::runtime {
 ExecutionState& execution_state() {
   static std::atomic<std::uint32_t> standalone_phase{0};
   static core::FailureRecord standalone_record{};
-  static ExecutionState state{&standalone_phase, &standalone_record, nullptr, false};
+  static ExecutionState state{&standalone_phase, &standalone_record, nullptr, false, {0}, nullptr};
   return state;
 }
 
@@ -169,8 +169,10 @@ const char* signal_name(int sig) {
   }
 }
 
-// The dying words: one line naming the input (standalone) and what happened.
-void announce(const core::FailureRecord& r) {
+// The dying words: one line naming the input (standalone) and what happened. Returns the
+// exit status the front end wants, or -1 for the default.
+int announce(const core::FailureRecord& r) {
+  if (execution_state().report_failure != nullptr) return execution_state().report_failure(r);
   char buf[1024];
   Text t{buf, sizeof buf};
   const ExecutionState& st = execution_state();
@@ -208,7 +210,10 @@ void announce(const core::FailureRecord& r) {
   t.add("\n");
   if (!st.worker && st.input_name != nullptr) t.add("FAIL\n");
   write_stderr(std::string_view(buf, t.len));
+  return -1;
 }
+
+int exit_status(int announced, int fallback) { return announced >= 0 ? announced : fallback; }
 
 }  // namespace
 
@@ -293,10 +298,10 @@ void on_deadly_signal(int sig, siginfo_t* info, void* ucontext) {
       add_frame(t, pc);
     }
   }
-  announce(*r);
+  int status = announce(*r);
   // A seed run fails with exit status 1, as a failing seed does. A worker dies of the same
   // signal, so that the coordinator sees what happened.
-  if (!execution_state().worker) syscall(SYS_exit_group, 1);
+  if (!execution_state().worker) syscall(SYS_exit_group, exit_status(status, 1));
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -367,7 +372,7 @@ void on_terminate() {
     }
     describe_site_from_backtrace(*r);
   }
-  announce(*r);
+  if (int status = announce(*r); status >= 0) syscall(SYS_exit_group, status);
   // Die of SIGABRT as std::terminate would, without our SIGABRT handler rewriting this.
   signal(SIGABRT, SIG_DFL);
   abort();
@@ -387,9 +392,9 @@ void note_exit(int status) {
     st.record->exit_code = status;
     core::failure_set(st.record->detail, "exit");
   }
-  announce(*st.record);
+  int announced = announce(*st.record);
   // A seed run that the target ends with exit(0) must still fail.
-  if (!st.worker) syscall(SYS_exit_group, 1);
+  if (!st.worker) syscall(SYS_exit_group, exit_status(announced, 1));
 }
 
 void fail_running_input(core::FailureKind kind, std::string_view detail, std::string_view message) {
@@ -399,8 +404,7 @@ void fail_running_input(core::FailureKind kind, std::string_view detail, std::st
     core::failure_set(st.record->detail, detail);
     core::failure_set(st.record->message, message);
   }
-  announce(*st.record);
-  syscall(SYS_exit_group, 1);
+  syscall(SYS_exit_group, exit_status(announce(*st.record), 1));
   __builtin_unreachable();
 }
 

@@ -23,7 +23,13 @@ struct ExecutionState {
   // "FuzzX/seed#1" while a standalone seed runs, for the dying words.
   const char* input_name = nullptr;
   bool worker = false;
-
+  // Executions begun, for the watchdog (input_limits.h) to tell a hang from a stream of
+  // fast inputs without a clock read per input. Only the executing thread writes it.
+  std::atomic<std::uint64_t> started{0};
+  // Set by the libFuzzer-style front end: prints libFuzzer's report of a failure and writes
+  // the input as an artifact, in place of the dying words below; returns the exit status.
+  // It must be safe to call from a signal handler.
+  int (*report_failure)(const core::FailureRecord& r) = nullptr;
 };
 
 ExecutionState& execution_state();
@@ -34,7 +40,9 @@ void install_crash_handlers();
 
 // Marks the start and end of one execution of the fuzz function.
 inline void begin_execution() {
-  execution_state().phase->store(1, std::memory_order_relaxed);
+  ExecutionState& st = execution_state();
+  st.started.store(st.started.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  st.phase->store(1, std::memory_order_relaxed);
 }
 inline void end_execution() { execution_state().phase->store(0, std::memory_order_relaxed); }
 

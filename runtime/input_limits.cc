@@ -11,6 +11,7 @@
 
 #include "core/failure_record.h"
 #include "core/go_duration.h"
+#include "core/shm_layout.h"
 #include "runtime/crash_handler.h"
 
 namespace cfuzz::runtime {
@@ -19,8 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// When the running input started (steady-clock nanoseconds), 0 between inputs.
-std::atomic<std::int64_t> g_input_started_ns{0};
+std::atomic<std::uint64_t> g_last_rss_mb{0};
 
 std::int64_t now_ns() { return Clock::now().time_since_epoch().count(); }
 
@@ -49,16 +49,28 @@ void watch(InputLimits limits) {
     tick = std::min(tick, std::max(std::chrono::milliseconds(1),
                                    std::chrono::duration_cast<std::chrono::milliseconds>(limits.timeout / 10)));
   }
+  const ExecutionState& st = execution_state();
+  std::uint64_t seen = 0;   // the execution being timed
+  std::int64_t since = 0;   // when it was first seen running
   for (;;) {
     std::this_thread::sleep_for(tick);
-    std::int64_t started = g_input_started_ns.load(std::memory_order_relaxed);
-    if (started == 0) continue;
-    if (limits.timeout.count() > 0 && now_ns() - started > limits.timeout.count()) {
+    if (st.phase->load(std::memory_order_relaxed) != static_cast<std::uint32_t>(core::Phase::Executing)) {
+      seen = 0;
+      continue;
+    }
+    std::uint64_t current = st.started.load(std::memory_order_relaxed);
+    if (current != seen) {
+      // Timed from the first tick that sees it: at most one tick late.
+      seen = current;
+      since = now_ns();
+    }
+    if (limits.timeout.count() > 0 && now_ns() - since > limits.timeout.count()) {
       fail_running_input(core::FailureKind::Timeout, "timeout",
                          "an input ran for more than " + core::format_duration(limits.timeout) + " (--timeout)");
     }
     if (limits.rss_limit_mb > 0) {
       std::uint64_t rss = resident_mb();
+      g_last_rss_mb.store(rss, std::memory_order_relaxed);
       if (rss > limits.rss_limit_mb) {
         fail_running_input(core::FailureKind::OutOfMemory, "out-of-memory",
                            "the target used " + std::to_string(rss) + " MB of memory, over the " +
@@ -77,7 +89,6 @@ void start_input_watchdog(const InputLimits& limits) {
   std::thread(watch, limits).detach();
 }
 
-void watchdog_input_started() { g_input_started_ns.store(now_ns(), std::memory_order_relaxed); }
-void watchdog_input_finished() { g_input_started_ns.store(0, std::memory_order_relaxed); }
+std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }
 
 }  // namespace cfuzz::runtime

@@ -1,7 +1,8 @@
-// Per-input limits in a seed run (`./target --timeout 10s --rss-limit-mb 2048`), so that the
-// re-run command cfuzz prints for a hang or a memory blow-up fails the same way instead of
-// hanging or eating the machine. While fuzzing, the coordinator enforces these limits from
-// outside; a seed run has no coordinator, so a watchdog thread does it from inside.
+// Per-input limits inside the target: in a seed run (`./target --timeout 10s --rss-limit-mb
+// 2048`), so that the re-run command cfuzz prints for a hang or a memory blow-up fails the
+// same way instead of hanging or eating the machine, and in the libFuzzer-style front end
+// (-timeout, -rss_limit_mb). Under `cfuzz run` the coordinator enforces them from outside;
+// here a watchdog thread does it from inside.
 #pragma once
 
 #include <chrono>
@@ -15,12 +16,12 @@ struct InputLimits {
   bool any() const { return timeout.count() > 0 || rss_limit_mb > 0; }
 };
 
-// Starts the watchdog (once, if any limit is set). When the running input passes a limit,
-// the process reports that input as failed ("timeout" or "out-of-memory") and exits 1.
+// Starts the watchdog (once, if any limit is set). It watches the executions that
+// begin_execution() counts (crash_handler.h): when one runs past a limit, the process
+// reports that input as failed ("timeout" or "out-of-memory") and exits.
 void start_input_watchdog(const InputLimits& limits);
 
-// The seed run brackets each input with these.
-void watchdog_input_started();
-void watchdog_input_finished();
+// The resident set size the watchdog read last, in MB (for the out-of-memory report).
+std::uint64_t watchdog_last_rss_mb();
 
 }  // namespace cfuzz::runtime

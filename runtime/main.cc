@@ -11,6 +11,8 @@
 #include "core/go_duration.h"
 #include "core/rpc.h"
 #include "runtime/describe.h"
+#include "runtime/libfuzzer_front_end.h"
+#include "runtime/libfuzzer_options.h"
 #include "runtime/registry.h"
 #include "runtime/standalone_runner.h"
 #include "runtime/worker_server.h"
@@ -122,8 +124,62 @@ Args parse(int argc, char** argv) {
 
 }  // namespace
 
+// libFuzzer's way: `./target -runs=4 CORPUS_DIR`. --run REGEXP picks the test when the
+// binary has several.
+int run_as_libfuzzer(int argc, char** argv) {
+  namespace rt = cfuzz::runtime;
+  rt::LibFuzzerOptions options;
+  std::string pattern;
+  try {
+    options = rt::parse_libfuzzer_options(argc, argv);
+    for (int i = 1; i < argc; ++i) {
+      std::string_view arg = argv[i];
+      if (arg == "--run" && i + 1 < argc) pattern = argv[++i];
+      if (arg.starts_with("--run=")) pattern = std::string(arg.substr(6));
+    }
+  } catch (const std::string& e) {
+    std::fprintf(stderr, "ERROR: %s\n", e.c_str());
+    return 2;
+  }
+  if (options.help) {
+    rt::print_libfuzzer_help(argv[0]);
+    return 0;
+  }
+  std::vector<const rt::RegisteredTest*> tests;
+  try {
+    rt::RunPattern run(pattern);
+    for (const auto& t : rt::registered_tests()) {
+      if (run.matches_test(t.name)) tests.push_back(&t);
+    }
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "ERROR: --run %s: invalid regular expression: %s\n", pattern.c_str(), e.what());
+    return 2;
+  }
+  if (tests.size() != 1) {
+    std::string names;
+    for (const auto& t : rt::registered_tests()) names += " " + t.name;
+    std::fprintf(stderr, "ERROR: libFuzzer-style runs fuzz one test; pick one with --run NAME. This binary has:%s\n",
+                 names.c_str());
+    return 2;
+  }
+  return rt::run_libfuzzer_front_end(options, *tests[0], argv[0]);
+}
+
 int main(int argc, char** argv) {
   cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
+  bool internal_mode = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    internal_mode |= arg == cfuzz::core::rpc::kDescribeFlag || arg.starts_with(cfuzz::core::rpc::kWorkerFlag);
+  }
+  if (!internal_mode && cfuzz::runtime::wants_libfuzzer_front_end(argc, argv)) {
+    auto dups = cfuzz::runtime::duplicate_tests();
+    if (!dups.empty()) {
+      for (const auto& d : dups) std::fprintf(stderr, "%s: fuzz test %s defined twice\n", argv[0], d.c_str());
+      return 2;
+    }
+    return run_as_libfuzzer(argc, argv);
+  }
   Args args;
   try {
     args = parse(argc, argv);

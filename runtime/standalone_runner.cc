@@ -105,13 +105,11 @@ SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test
     // Fds 3 and 4 carry cfuzz's RPC while fuzzing; an input that touches them fails here
     // too, so that its saved file reproduces the failure.
     RpcGuard guard;
-    watchdog_input_started();
     leak_tracking_begin();
     begin_execution();
     r = ex.run(args, input_name, &failure);
     end_execution();
     leak_tracking_end();
-    watchdog_input_finished();
     if (r != RunResult::Fail && input_leaked()) {
       std::fflush(stdout);
       fail_input_for_leak();

@@ -1,0 +1,52 @@
+// How one fuzz call is set up: which entry, which crossover partner, its random seed, how
+// long it runs, and whether it starts with input-to-state candidates. `cfuzz run`'s
+// coordinator and the libFuzzer-style front end inside the target plan calls the same way,
+// so that both search alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/corpus.h"
+#include "core/pcg.h"
+
+namespace cfuzz::core {
+
+// A fuzz call runs this long before the worker reports back: long enough to make the
+// RPC's cost negligible (well under 1%), short enough that every corpus entry gets turns
+// often, that new coverage is shared soon, and that a stop is quick. (Go's calls last
+// 100ms; fuzzing one entry that long starves the others.)
+inline constexpr std::uint64_t kCallMillis = 20;
+// Executions per call when a fixed seed makes calls count-bounded instead of time-bounded,
+// so that a run can be repeated exactly.
+inline constexpr std::uint64_t kSeededCallExecs = 2000;
+// An entry's first calls start with its input-to-state replacements (each call goes
+// further: what a replacement found is no longer new).
+inline constexpr std::uint64_t kInputToStateCalls = 4;
+inline constexpr std::uint64_t kInputToStateCandidates = 512;
+
+struct FuzzCallPlan {
+  std::size_t entry = 0;
+  std::size_t splice = 0;
+  std::uint64_t seed = 0;
+  std::uint64_t limit = 0;        // executions; 0: none
+  std::uint64_t deadline_ms = 0;  // 0: none
+  std::uint64_t input_to_state = 0;
+};
+
+// Plans call number `call` of a run whose master seed is `master_seed`, and counts the
+// call against the chosen entry. `repeatable`: count-bounded calls (a fixed --seed).
+inline FuzzCallPlan plan_fuzz_call(Corpus& corpus, Pcg& rng, std::uint64_t master_seed, std::uint64_t call,
+                                   bool repeatable) {
+  FuzzCallPlan p;
+  p.entry = corpus.pick(rng);
+  p.splice = corpus.pick(rng);
+  p.seed = derive_seed(master_seed, call);
+  p.limit = repeatable ? kSeededCallExecs : 0;
+  p.deadline_ms = repeatable ? 0 : kCallMillis;
+  p.input_to_state = corpus.at(p.entry).fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
+  corpus.at(p.entry).fuzz_calls++;
+  return p;
+}
+
+}  // namespace cfuzz::core

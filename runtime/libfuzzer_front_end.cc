@@ -1,0 +1,485 @@
+#include "runtime/libfuzzer_front_end.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/corpus.h"
+#include "core/coverage.h"
+#include "core/dictionary.h"
+#include "core/fuzz_call_plan.h"
+#include "core/input_area.h"
+#include "core/sha1.h"
+#include "corpus_format/codec.h"
+#include "runtime/coverage_registry.h"
+#include "runtime/crash_handler.h"
+#include "runtime/fuzz_engine.h"
+#include "runtime/input_limits.h"
+#include "runtime/leak_check.h"
+#include "runtime/libfuzzer_report.h"
+#include "runtime/test_body.h"
+
+namespace cfuzz::runtime {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace rpc = core::rpc;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kDefaultMaxLen = 4096;
+constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
+
+std::uint64_t peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<std::uint64_t>(ru.ru_maxrss) / 1024;
+}
+
+std::string read_whole_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::string(path.string() + ": cannot read");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A unit file's input: its raw bytes for a test taking one []byte or string, else its
+// `go test fuzz v1` text. A file that is not such text is skipped (nullopt).
+std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types,
+                                           bool raw, std::uint64_t max_len) {
+  if (raw) {
+    std::string cut = bytes.substr(0, max_len);  // libFuzzer truncates to -max_len too
+    corpus::Entry e;
+    if (types[0] == corpus::Type::Bytes) {
+      e.emplace_back(corpus::Bytes(cut.begin(), cut.end()));
+    } else {
+      e.emplace_back(cut);
+    }
+    return e;
+  }
+  try {
+    corpus::Entry e = corpus::decode(bytes);
+    corpus::check_types(e, types, "unit");
+    return e;
+  } catch (const corpus::CorpusError&) {
+    return std::nullopt;
+  }
+}
+
+std::string raw_bytes(const corpus::Entry& e) {
+  if (const auto* b = std::get_if<corpus::Bytes>(&e[0])) return std::string(b->begin(), b->end());
+  return std::get<std::string>(e[0]);
+}
+
+class FrontEnd;
+FrontEnd* g_front_end = nullptr;  // for the failure report's final stats
+
+class FrontEnd {
+ public:
+  FrontEnd(const LibFuzzerOptions& o, const RegisteredTest& test, const char* program)
+      : o_(o), test_(test), program_(program) {}
+
+  int run() {
+    start_ = Clock::now();
+    int report_fd = 2;
+    if ((o_.close_fd_mask & 2) != 0) report_fd = dup(2);
+    close_fds();
+    std::uint64_t seed = o_.seed != 0 ? o_.seed
+                                      : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
+                                            static_cast<std::uint64_t>(getpid());
+    seed &= 0xffffffffu;  // libFuzzer's seeds are 32-bit
+    say("INFO: Seed: " + std::to_string(seed));
+    for (const auto& flag : o_.ignored) say("INFO: cfuzz ignores " + flag + " (its engine decides this itself)");
+    install_crash_handlers();
+    if (o_.detect_leaks) enable_leak_detection();
+
+    f_ = run_test_body(test_);
+    if (!f_->fuzz_function()) {
+      std::fprintf(stderr, "ERROR: %s: %s\n", test_.name.c_str(), body_failure(*f_).c_str());
+      return 1;
+    }
+    types_ = f_->fuzz_function()->types;
+    raw_ = types_.size() == 1 && (types_[0] == corpus::Type::Bytes || types_[0] == corpus::Type::String);
+    print_modules();
+
+    std::vector<fs::path> files, dirs;
+    for (const auto& in : o_.inputs) {
+      std::error_code ec;
+      if (fs::is_directory(in, ec)) {
+        dirs.emplace_back(in);
+      } else if (fs::exists(in, ec)) {
+        files.emplace_back(in);
+      } else {
+        std::fprintf(stderr, "ERROR: %s: no such file or directory\n", in.c_str());
+        return 1;
+      }
+    }
+    if (!files.empty() && !dirs.empty()) {
+      std::fprintf(stderr, "ERROR: give either corpus directories or input files, not both\n");
+      return 1;
+    }
+    std::vector<std::pair<std::string, std::string>> units;  // name, bytes
+    if (!files.empty()) {
+      for (const auto& p : files) units.emplace_back(p.string(), read_whole_file(p));
+    } else {
+      for (const auto& d : dirs) {
+        std::size_t before = units.size();
+        std::vector<fs::path> inside;
+        for (const auto& e : fs::directory_iterator(d)) {
+          std::error_code ec;
+          if (e.is_regular_file(ec)) inside.push_back(e.path());
+        }
+        std::sort(inside.begin(), inside.end());
+        for (const auto& p : inside) units.emplace_back(p.string(), read_whole_file(p));
+        say("INFO: " + std::to_string(units.size() - before) + " files found in " + d.string());
+      }
+    }
+    std::uint64_t longest = 0;
+    for (const auto& u : units) longest = std::max<std::uint64_t>(longest, u.second.size());
+    max_len_ = o_.max_len > 0 ? static_cast<std::uint64_t>(o_.max_len)
+                              : std::clamp<std::uint64_t>(longest, kDefaultMaxLen, kMaxDefaultMaxLen);
+    if (o_.max_len <= 0 && files.empty()) {
+      // Worded as libFuzzer words it: ClusterFuzz reads the limit from this line.
+      say("INFO: -max_len is not provided; libFuzzer will not generate inputs larger than " +
+          std::to_string(max_len_) + " bytes");
+    }
+    map_region(files.empty() ? max_len_ : std::max<std::uint64_t>(longest, 1));
+    ArtifactSettings a;
+    a.prefix = o_.artifact_prefix;
+    a.exact_path = o_.exact_artifact_path;
+    a.error_exitcode = o_.error_exitcode;
+    a.timeout_exitcode = o_.timeout_exitcode;
+    a.timeout_secs = o_.timeout;
+    a.rss_limit_mb = o_.rss_limit_mb;
+    a.report_fd = report_fd;
+    a.raw_unit = raw_;
+    a.final_stats = [] (int fd) { if (g_front_end != nullptr) g_front_end->print_final_stats_to(fd); };
+    g_front_end = this;
+    install_libfuzzer_report(a, shm_);
+    InputLimits limits;
+    if (o_.timeout > 0) limits.timeout = std::chrono::seconds(o_.timeout);
+    if (o_.rss_limit_mb > 0) limits.rss_limit_mb = static_cast<std::uint64_t>(o_.rss_limit_mb);
+    start_input_watchdog(limits);
+    engine_.emplace(test_, *f_, shm_);
+
+    if (!files.empty()) return run_files(units);
+    if (!dirs.empty()) output_dir_ = dirs[0];
+    for (const auto& path : o_.dicts) {
+      try {
+        dictionary_.add_user_words(core::parse_dictionary_file(path));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ERROR: %s\n", e.what());
+        return 1;
+      }
+    }
+    master_seed_ = seed;
+    rng_.reseed(seed, 0x5eed);
+    initial_runs(units);
+    fuzz();
+    say_status("DONE  ");
+    say("Done " + std::to_string(execs_) + " runs in " + std::to_string(elapsed_seconds()) + " second(s)");
+    print_final_stats();
+    return 0;
+  }
+
+ private:
+  void close_fds() {
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0) return;
+    if ((o_.close_fd_mask & 1) != 0) dup2(null, 1);
+    if ((o_.close_fd_mask & 2) != 0) dup2(null, 2);
+    ::close(null);
+  }
+
+  void say(const std::string& line) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+
+  std::uint64_t elapsed_seconds() const {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_).count());
+  }
+
+  void print_modules() {
+    const auto& cov = coverage_registry();
+    std::string line = "INFO: Loaded " + std::to_string(cov.region_count) + " modules   (" +
+                       std::to_string(cov.total_counters) + " inline 8-bit counters): ";
+    for (std::size_t i = 0; i < cov.region_count; ++i) {
+      char range[64];
+      std::snprintf(range, sizeof range, "[%p, %p), ", static_cast<const void*>(cov.regions[i].begin),
+                    static_cast<const void*>(cov.regions[i].begin + cov.regions[i].size));
+      line += std::to_string(cov.regions[i].size) + " " + range;
+    }
+    say(line);
+  }
+
+  void map_region(std::uint64_t slot_capacity) {
+    const auto& cov = coverage_registry();
+    geometry_ = core::shm_geometry(slot_capacity, static_cast<std::uint32_t>(types_.size()), cov.total_counters);
+    void* p = mmap(nullptr, geometry_.total_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::string("cannot map the input areas");
+    core::shm_init_header(p, geometry_);
+    shm_ = core::ShmView(p, geometry_);
+    shm_.header().counters_len = cov.total_counters;
+    ExecutionState& st = execution_state();
+    st.phase = &shm_.header().phase;
+    st.record = &shm_.header().failure;
+  }
+
+  // A failure the engine returned (the process is still alive): reported, then the end.
+  [[noreturn]] void fail() {
+    std::fflush(stdout);
+    int status = report_libfuzzer_failure(shm_.header().failure);
+    std::fflush(nullptr);
+    _exit(status);
+  }
+
+  int run_files(const std::vector<std::pair<std::string, std::string>>& units) {
+    std::int64_t runs = std::max<std::int64_t>(o_.runs, 1);
+    say(std::string(program_) + ": Running " + std::to_string(units.size()) + " inputs " + std::to_string(runs) +
+        " time(s) each.");
+    for (const auto& [name, bytes] : units) {
+      say("Running: " + name);
+      auto entry = entry_of_unit(bytes, types_, raw_, bytes.size());
+      if (!entry) {
+        std::fprintf(stderr, "ERROR: %s: not a `go test fuzz v1` file for %s(%s)\n", name.c_str(), test_.name.c_str(),
+                     corpus::format_type_list(types_).c_str());
+        return 1;
+      }
+      auto t0 = Clock::now();
+      for (std::int64_t i = 0; i < runs; ++i) {
+        core::store_entry(shm_.base(), *entry, geometry_.input_area_size);
+        rpc::ExecResult r = engine_->exec();
+        if (r.status == "failure") fail();
+        ++execs_;
+        slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
+      }
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+      say("Executed " + name + " in " + std::to_string(ms) + " ms");
+    }
+    say("***\n*** NOTE: fuzzing was not performed, you have only\n***       executed the target code on a fixed set of "
+        "inputs.\n***");
+    print_final_stats();
+    return 0;
+  }
+
+  // Every corpus unit runs once, smallest first; those with coverage no smaller one had
+  // join the corpus (libFuzzer's INITED).
+  void initial_runs(std::vector<std::pair<std::string, std::string>> units) {
+    std::stable_sort(units.begin(), units.end(),
+                     [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    std::uint64_t total = 0, smallest = UINT64_MAX, biggest = 0;
+    for (const auto& u : units) {
+      total += u.second.size();
+      smallest = std::min<std::uint64_t>(smallest, u.second.size());
+      biggest = std::max<std::uint64_t>(biggest, u.second.size());
+    }
+    if (units.empty()) {
+      say("INFO: A corpus is not provided, starting from an empty corpus");
+      corpus::Entry zero;
+      for (auto t : types_) zero.push_back(corpus::zero_value(t));
+      run_initial(zero, "");
+    } else {
+      say("INFO: seed corpus: files: " + std::to_string(units.size()) + " min: " + std::to_string(smallest) +
+          "b max: " + std::to_string(biggest) + "b total: " + std::to_string(total) +
+          "b rss: " + std::to_string(peak_rss_mb()) + "Mb");
+      for (const auto& [name, bytes] : units) {
+        auto entry = entry_of_unit(bytes, types_, raw_, max_len_);
+        if (!entry) {
+          say("INFO: skipping " + name + ": not a `go test fuzz v1` file for " + test_.name);
+          continue;
+        }
+        run_initial(*entry, fs::path(name).filename().string());
+      }
+    }
+    if (corpus_.empty()) {
+      corpus::Entry zero;
+      for (auto t : types_) zero.push_back(corpus::zero_value(t));
+      corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
+    }
+    if (covered_counters() == 0) {
+      say("ERROR: no interesting inputs were found. Is the code instrumented for coverage? Exiting.");
+      std::fflush(nullptr);
+      _exit(1);
+    }
+    say_status("INITED");
+  }
+
+  void run_initial(const corpus::Entry& entry, const std::string& name) {
+    core::store_entry(shm_.base(), entry, geometry_.input_area_size);
+    rpc::ExecResult r = engine_->exec();
+    ++execs_;
+    slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
+    if (r.status == "failure") fail();
+    if (r.status == "skipped") return;
+    keep_if_new(entry, name, false);
+  }
+
+  // Adds an input whose bucketed counters are in the snapshot area, if they add to the
+  // mask; writes it to the output corpus directory when it is new to this run.
+  bool keep_if_new(const corpus::Entry& entry, const std::string& name, bool write) {
+    std::size_t n = geometry_.counters_capacity;
+    std::vector<std::uint32_t> features = core::Corpus::features_of(shm_.snapshot(), n);
+    if (core::merge_into_mask(shm_.mask(), shm_.snapshot(), n) == 0) return false;
+    core::CorpusEntry e = core::make_corpus_entry(name, write ? core::Origin::Found : core::Origin::Testdata, entry);
+    std::string unit = raw_ ? raw_bytes(entry) : e.encoded;
+    if (e.name.empty()) {
+      char hex[core::kSha1HexSize + 1];
+      core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
+      e.name = hex;
+    }
+    std::string file_name = e.name;
+    if (!corpus_.add(std::move(e))) return false;
+    corpus_.set_features(corpus_.size() - 1, features);
+    corpus_bytes_ += unit.size();
+    if (write && !output_dir_.empty()) {
+      std::ofstream out(output_dir_ / file_name, std::ios::binary | std::ios::trunc);
+      out.write(unit.data(), static_cast<std::streamsize>(unit.size()));
+    }
+    return true;
+  }
+
+  std::size_t covered_counters() const {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i) n += shm_.mask()[i] != 0;
+    return n;
+  }
+  std::size_t features() const {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i) n += static_cast<std::size_t>(__builtin_popcount(shm_.mask()[i]));
+    return n;
+  }
+
+  void say_status(const char* what, const std::string& extra = "") {
+    std::uint64_t secs = elapsed_seconds();
+    say("#" + std::to_string(execs_) + "\t" + what + " cov: " + std::to_string(covered_counters()) +
+        " ft: " + std::to_string(features()) + " corp: " + std::to_string(corpus_.size()) + "/" +
+        std::to_string(corpus_bytes_) + "b exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) +
+        " rss: " + std::to_string(peak_rss_mb()) + "Mb" + extra);
+  }
+
+  bool out_of_time() const {
+    return o_.max_total_time > 0 && Clock::now() - start_ >= std::chrono::seconds(o_.max_total_time);
+  }
+
+  void fuzz() {
+    std::uint64_t next_pulse = 1;
+    while (next_pulse <= execs_) next_pulse *= 2;
+    std::uint64_t calls = 0;
+    while (!(o_.runs >= 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)) && !out_of_time()) {
+      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++, o_.seed != 0);
+      const core::CorpusEntry& base = corpus_.at(plan.entry);
+      core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
+      if (plan.splice != plan.entry) {
+        core::store_entry(shm_.splice(), corpus_.at(plan.splice).values, geometry_.input_area_size);
+      } else {
+        shm_.splice().count = 0;
+      }
+      rpc::FuzzParams p;
+      p.seed = plan.seed;
+      p.limit = plan.limit;
+      if (o_.runs >= 0) {
+        std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - execs_;
+        p.limit = p.limit != 0 ? std::min(p.limit, left) : left;
+      }
+      p.deadline_ms = plan.deadline_ms;
+      p.max_len = max_len_;
+      p.input_to_state = plan.input_to_state;
+      p.dictionary = *dictionary_.words_for_calls();
+      std::size_t parent = plan.entry;
+      rpc::FuzzResult r = engine_->fuzz(p);
+      execs_ += r.execs;
+      std::vector<std::string> constants, useful;
+      for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
+      for (const auto& h : r.useful_words) useful.push_back(rpc::from_hex(h));
+      dictionary_.note_constants(constants);
+      if (r.status == "failure") fail();
+      if (r.status == "interesting") {
+        dictionary_.credit(useful);
+        corpus::Entry found = core::load_entry(shm_.current(), geometry_.input_area_size);
+        std::uint64_t len = core::entry_size(found);
+        if (keep_if_new(found, "", true)) {
+          corpus_.at(parent).found++;
+          ++new_units_;
+          say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: 1 cfuzz-");
+        }
+      }
+      if (execs_ >= next_pulse && o_.verbosity > 0) {
+        while (next_pulse <= execs_) next_pulse *= 2;
+        say_status("pulse ");
+      }
+    }
+  }
+
+  void print_final_stats() {
+    std::fflush(stdout);
+    print_final_stats_to(2);
+  }
+
+ public:
+  // Also called when a failure ends the process (libFuzzer prints them then too), so it
+  // formats into a buffer on the stack and writes once.
+  void print_final_stats_to(int fd) const {
+    if (!o_.print_final_stats) return;
+    std::uint64_t execs = execs_ + shm_.header().exec_count.load(std::memory_order_relaxed);
+    double secs = std::chrono::duration<double>(Clock::now() - start_).count();
+    char buf[512];
+    int n = std::snprintf(buf, sizeof buf,
+                          "stat::number_of_executed_units: %llu\n"
+                          "stat::average_exec_per_sec:     %llu\n"
+                          "stat::new_units_added:          %llu\n"
+                          "stat::slowest_unit_time_sec:    %llu\n"
+                          "stat::peak_rss_mb:              %llu\n",
+                          static_cast<unsigned long long>(execs),
+                          static_cast<unsigned long long>(secs > 0 ? static_cast<double>(execs) / secs : 0),
+                          static_cast<unsigned long long>(new_units_),
+                          static_cast<unsigned long long>(slowest_ns_ / 1000000000ULL),
+                          static_cast<unsigned long long>(peak_rss_mb()));
+    if (n > 0) (void)!::write(fd, buf, static_cast<std::size_t>(std::min<int>(n, sizeof buf - 1)));
+  }
+
+ private:
+
+  const LibFuzzerOptions& o_;
+  const RegisteredTest& test_;
+  const char* program_;
+  Clock::time_point start_;
+  std::unique_ptr<detail::TestState> f_;
+  std::vector<corpus::Type> types_;
+  bool raw_ = true;
+  std::uint64_t max_len_ = kDefaultMaxLen;
+  core::ShmGeometry geometry_{};
+  core::ShmView shm_{nullptr, core::ShmGeometry{}};
+  std::optional<FuzzEngine> engine_;
+  core::Corpus corpus_;
+  core::Dictionary dictionary_;
+  core::Pcg rng_;
+  std::uint64_t master_seed_ = 0;
+  fs::path output_dir_;
+  std::uint64_t execs_ = 0;
+  std::uint64_t new_units_ = 0;
+  std::uint64_t corpus_bytes_ = 0;
+  std::uint64_t slowest_ns_ = 0;
+};
+
+}  // namespace
+
+int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, const char* program) {
+  try {
+    return FrontEnd(options, test, program).run();
+  } catch (const std::string& e) {
+    std::fprintf(stderr, "ERROR: %s\n", e.c_str());
+    return 1;
+  }
+}
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,17 @@
+// The libFuzzer-compatible front end: a cfuzz target run the way OSS-Fuzz, ClusterFuzz
+// and ClusterFuzzLite run libFuzzer binaries fuzzes in its own process with cfuzz's engine
+// (runtime/fuzz_engine.h), planning calls and keeping its corpus as `cfuzz run`'s
+// coordinator does (core/fuzz_call_plan.h, core/corpus.h, core/dictionary.h), and speaks
+// libFuzzer's output and artifacts (libfuzzer_report.h).
+#pragma once
+
+#include "runtime/libfuzzer_options.h"
+#include "runtime/registry.h"
+
+namespace cfuzz::runtime {
+
+// Fuzzes `test`, or runs the input files given; returns the exit status (failures end the
+// process from inside, with libFuzzer's exit codes).
+int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, const char* program);
+
+}  // namespace cfuzz::runtime

@@ -1,0 +1,148 @@
+#include "runtime/libfuzzer_options.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace cfuzz::runtime {
+
+namespace {
+
+std::int64_t parse_int(std::string_view arg, std::string_view value) {
+  std::string v(value);
+  char* end = nullptr;
+  errno = 0;
+  long long n = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno != 0) throw std::string(arg) + ": expected an integer";
+  return n;
+}
+
+// libFuzzer flags cfuzz takes but does not act on: its own length policy, scheduling and
+// comparison guidance stand in for them, or they only tune libFuzzer's internals.
+constexpr std::string_view kIgnoredFlags[] = {
+    "len_control", "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth",
+    "shuffle", "prefer_small", "use_counters", "use_memmem", "use_value_profile", "use_cmp",
+    "shrink", "reduce_inputs", "report_slow_units", "only_ascii", "print_pcs", "print_funcs",
+    "print_corpus_stats", "print_coverage", "handle_segv", "handle_bus", "handle_abrt",
+    "handle_ill", "handle_fpe", "handle_int", "handle_term", "handle_trap", "handle_xfsz",
+    "handle_usr1", "handle_usr2", "purge_allocator_interval", "malloc_limit_mb", "entropic",
+    "entropic_feature_frequency_threshold", "entropic_number_of_rarest_features",
+    "entropic_scale_per_exec_time", "keep_seed", "reload", "exit_on_time", "stop_file",
+    "create_missing_dirs", "seed_inputs", "features_dir", "mutation_graph_file",
+    "trace_malloc", "analyze_dict", "focus_function", "data_flow_trace", "collect_data_flow",
+    "dump_coverage", "print_full_coverage", "exit_on_src_pos", "exit_on_item",
+    "ignore_remaining_args", "ignore_timeouts", "ignore_ooms", "ignore_crashes"};
+
+// Flags of libFuzzer's that this front end does not have yet: refused rather than
+// ignored, since running without them would look like success.
+constexpr std::string_view kMissingFlags[] = {"merge", "set_cover_merge", "merge_control_file",
+                                              "merge_inner", "minimize_crash", "cleanse_crash",
+                                              "minimize_crash_internal_step", "jobs", "workers",
+                                              "fork", "fork_corpus_groups"};
+
+bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
+
+}  // namespace
+
+bool wants_libfuzzer_front_end(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (is_flag(arg) && arg.find('=') != std::string_view::npos) return true;
+    struct stat st;
+    if (!arg.starts_with("-") && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) return true;
+  }
+  return false;
+}
+
+LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
+  LibFuzzerOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (!is_flag(arg)) {
+      if (arg.starts_with("--")) continue;  // cfuzz's own (--run), read elsewhere
+      o.inputs.emplace_back(arg);
+      continue;
+    }
+    auto eq = arg.find('=');
+    std::string_view name = arg.substr(1, eq == std::string_view::npos ? std::string_view::npos : eq - 1);
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : arg.substr(eq + 1);
+    auto as_int = [&] { return parse_int(arg, value); };
+    if (name == "runs") {
+      o.runs = as_int();
+    } else if (name == "max_total_time") {
+      o.max_total_time = as_int();
+    } else if (name == "timeout") {
+      o.timeout = as_int();
+    } else if (name == "rss_limit_mb") {
+      o.rss_limit_mb = as_int();
+    } else if (name == "max_len") {
+      o.max_len = as_int();
+    } else if (name == "seed") {
+      o.seed = static_cast<std::uint64_t>(as_int());
+    } else if (name == "dict") {
+      o.dicts.emplace_back(value);
+    } else if (name == "artifact_prefix") {
+      o.artifact_prefix = value;
+    } else if (name == "exact_artifact_path") {
+      o.exact_artifact_path = value;
+    } else if (name == "print_final_stats") {
+      o.print_final_stats = as_int() != 0;
+    } else if (name == "close_fd_mask") {
+      o.close_fd_mask = static_cast<int>(as_int());
+    } else if (name == "detect_leaks") {
+      o.detect_leaks = as_int() != 0;
+    } else if (name == "error_exitcode") {
+      o.error_exitcode = static_cast<int>(as_int());
+    } else if (name == "timeout_exitcode") {
+      o.timeout_exitcode = static_cast<int>(as_int());
+    } else if (name == "verbosity") {
+      o.verbosity = static_cast<int>(as_int());
+    } else if (name == "help") {
+      o.help = as_int() != 0;
+    } else if (std::find(std::begin(kMissingFlags), std::end(kMissingFlags), name) != std::end(kMissingFlags)) {
+      throw std::string(arg) + ": not supported by cfuzz's libFuzzer front end yet (docs/cli.md)";
+    } else if (std::find(std::begin(kIgnoredFlags), std::end(kIgnoredFlags), name) != std::end(kIgnoredFlags)) {
+      o.ignored.emplace_back(arg);
+    } else {
+      std::fprintf(stderr, "WARNING: unrecognized flag '%s'; use -help=1 to list all flags\n", argv[i]);
+    }
+  }
+  return o;
+}
+
+void print_libfuzzer_help(const char* program) {
+  std::printf(
+      "Usage:\n\nTo run fuzzing pass 0 or more directories.\n%s [-flag1=val1 [-flag2=val2 ...] ] [dir1 [dir2 ...] ]\n\n"
+      "To run individual tests without fuzzing pass 1 or more files:\n%s [-flag1=val1 [-flag2=val2 ...] ] file1 [file2 ...]\n\n"
+      "This is cfuzz's libFuzzer-compatible front end: the same engine as `cfuzz run`.\n"
+      "Flags:\n"
+      " runs                  -1  Number of individual test runs (-1 for infinite runs).\n"
+      " max_total_time         0  If positive, the most time in seconds to fuzz.\n"
+      " timeout             1200  Timeout in seconds for one input (if positive).\n"
+      " rss_limit_mb        2048  If non-zero, fail when the process uses more memory than this.\n"
+      " max_len                0  Longest input to generate; 0: the longest corpus input, at least 4096.\n"
+      " seed                   0  Random seed; 0: from the clock.\n"
+      " dict                      A dictionary file (AFL/libFuzzer format).\n"
+      " artifact_prefix           Write crash-, timeout-, oom- and leak- files as $(artifact_prefix)file.\n"
+      " exact_artifact_path       Write the one artifact of a failure to this path.\n"
+      " print_final_stats      0  If 1, print statistics at exit.\n"
+      " close_fd_mask          0  1: close stdout at startup; 2: close stderr; 3: both.\n"
+      " detect_leaks           1  If 1 and LeakSanitizer is linked, fail inputs that leak.\n"
+      " error_exitcode        77  Exit status when a failure is found.\n"
+      " timeout_exitcode      70  Exit status when an input times out.\n"
+      " verbosity              1  Verbosity level.\n"
+      " help                   0  Print this help.\n"
+      "Accepted and ignored (cfuzz's engine decides these itself):",
+      program, program);
+  for (auto f : kIgnoredFlags) std::printf(" %.*s", static_cast<int>(f.size()), f.data());
+  std::printf("\nNot supported yet: ");
+  for (auto f : kMissingFlags) std::printf(" %.*s", static_cast<int>(f.size()), f.data());
+  std::printf("\n");
+}
+
+}  // namespace cfuzz::runtime

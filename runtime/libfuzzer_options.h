@@ -1,0 +1,47 @@
+// The command line of a libFuzzer binary (`./target -runs=4 -artifact_prefix=out/ CORPUS`),
+// as OSS-Fuzz, ClusterFuzz and ClusterFuzzLite invoke fuzz targets. Flags are libFuzzer's
+// (FuzzerFlags.def): `-name=value`, with libFuzzer's defaults. Positional arguments are
+// corpus directories (new units go to the first) or input files (run once each).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cfuzz::runtime {
+
+struct LibFuzzerOptions {
+  std::int64_t runs = -1;  // -1: no limit
+  std::int64_t max_total_time = 0;
+  std::int64_t timeout = 1200;  // seconds per input; 0 or less: none
+  std::int64_t rss_limit_mb = 2048;
+  std::int64_t max_len = 0;  // 0: the longest corpus input, at least 4096
+  std::uint64_t seed = 0;    // 0: from the clock
+  std::vector<std::string> dicts;
+  std::string artifact_prefix;
+  std::string exact_artifact_path;
+  bool print_final_stats = false;
+  int close_fd_mask = 0;
+  bool detect_leaks = true;
+  int error_exitcode = 77;
+  int timeout_exitcode = 70;
+  int verbosity = 1;
+  bool help = false;
+  std::vector<std::string> inputs;  // corpus directories and input files, in order
+  // Flags libFuzzer has that this front end accepts and ignores, said once at start.
+  std::vector<std::string> ignored;
+};
+
+// True when the arguments ask for libFuzzer's front end: a `-name=value` flag, or a
+// directory among the positional arguments.
+bool wants_libfuzzer_front_end(int argc, char** argv);
+
+// Parses argv. Unknown flags are warned about as libFuzzer warns; a malformed value
+// throws std::string ("-runs=x: expected an integer").
+LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv);
+
+// The flag list for -help=1.
+void print_libfuzzer_help(const char* program);
+
+}  // namespace cfuzz::runtime

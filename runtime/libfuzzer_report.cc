@@ -1,0 +1,233 @@
+#include "runtime/libfuzzer_report.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string_view>
+
+#include "core/input_area.h"
+#include "core/sha1.h"
+#include "corpus_format/codec.h"
+#include "runtime/crash_handler.h"
+#include "runtime/input_limits.h"
+
+namespace cfuzz::runtime {
+
+namespace {
+
+ArtifactSettings g_settings;
+core::ShmView g_shm(nullptr, core::ShmGeometry{});
+bool g_reported = false;  // a failure found while reporting one is not reported again
+
+// A line built in a fixed buffer and written with one write(2).
+class Line {
+ public:
+  Line& add(std::string_view s) {
+    for (char c : s) {
+      if (len_ < sizeof buf_) buf_[len_++] = c;
+    }
+    return *this;
+  }
+  Line& num(std::uint64_t v) {
+    char tmp[24];
+    int n = 0;
+    do {
+      tmp[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0) add(std::string_view(&tmp[--n], 1));
+    return *this;
+  }
+  void write_to(int fd) {
+    std::size_t off = 0;
+    while (off < len_) {
+      ssize_t n = ::write(fd, buf_ + off, len_ - off);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
+    }
+    len_ = 0;
+  }
+
+ private:
+  char buf_[1024];
+  std::size_t len_ = 0;
+};
+
+void write_base64(int fd, const std::uint8_t* data, std::size_t size) {
+  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  Line l;
+  l.add("Base64: ");
+  for (std::size_t i = 0; i < size; i += 3) {
+    std::uint32_t v = static_cast<std::uint32_t>(data[i]) << 16;
+    if (i + 1 < size) v |= static_cast<std::uint32_t>(data[i + 1]) << 8;
+    if (i + 2 < size) v |= data[i + 2];
+    char out[4] = {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63], i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=',
+                   i + 2 < size ? kAlphabet[v & 63] : '='};
+    l.add(std::string_view(out, 4));
+    if (i % 600 == 597) l.write_to(fd);
+  }
+  l.add("\n").write_to(fd);
+}
+
+const char* artifact_kind(const core::FailureRecord& r) {
+  switch (static_cast<core::FailureKind>(r.kind)) {
+    case core::FailureKind::Timeout: return "timeout-";
+    case core::FailureKind::OutOfMemory: return "oom-";
+    default: return std::string_view(r.detail).starts_with("LeakSanitizer") ? "leak-" : "crash-";
+  }
+}
+
+// libFuzzer's ERROR and SUMMARY lines, where libFuzzer itself (not a sanitizer) reports.
+void print_error_lines(const core::FailureRecord& r, int fd) {
+  Line l;
+  auto head = [&] { l.add("==").num(static_cast<std::uint64_t>(getpid())).add("== ERROR: "); };
+  std::string_view summary;
+  switch (static_cast<core::FailureKind>(r.kind)) {
+    case core::FailureKind::Signal:
+      head();
+      l.add("libFuzzer: deadly signal\n");
+      summary = "libFuzzer: deadly signal";
+      break;
+    case core::FailureKind::Timeout:
+      head();
+      l.add("libFuzzer: timeout after ").num(static_cast<std::uint64_t>(g_settings.timeout_secs)).add(" seconds\n");
+      summary = "libFuzzer: timeout";
+      break;
+    case core::FailureKind::OutOfMemory:
+      head();
+      l.add("libFuzzer: out-of-memory (used: ").num(watchdog_last_rss_mb()).add("Mb; exceeds: ");
+      l.num(static_cast<std::uint64_t>(g_settings.rss_limit_mb)).add("Mb)\n");
+      summary = "libFuzzer: out-of-memory";
+      break;
+    case core::FailureKind::Exit:
+      head();
+      l.add("libFuzzer: fuzz target exited\n");
+      summary = "libFuzzer: fuzz target exited";
+      break;
+    case core::FailureKind::Sanitizer:
+      return;  // the sanitizer printed its report
+    default:
+      // Failures libFuzzer has no word for: a failed check of a typed test, an exception
+      // the runtime caught.
+      head();
+      l.add("cfuzz: fuzz target failed\n");
+      summary = "cfuzz: fuzz target failed";
+      break;
+  }
+  // cfuzz's own one-line description: what, and where in the target.
+  l.add("    ").add(r.kind == static_cast<std::uint32_t>(core::FailureKind::Signal) ? "deadly signal " : "");
+  l.add(r.detail);
+  if (r.message[0] != '\0') l.add(": ").add(std::string_view(r.message).substr(0, 300));
+  if (r.site[0] != '\0') l.add(" at ").add(r.site);
+  l.add("\nSUMMARY: ").add(summary).add("\n");
+  l.write_to(fd);
+}
+
+}  // namespace
+
+std::string unit_bytes(const core::InputAreaHeader& area, bool raw_unit) {
+  if (raw_unit) {
+    return std::string(reinterpret_cast<const char*>(core::ShmView::slot_data(area, 0)), area.slots[0].len);
+  }
+  return corpus::encode(core::load_entry(area));
+}
+
+void print_unit(int fd, const std::uint8_t* data, std::size_t size) {
+  // libFuzzer prints units of up to 64 bytes (kMaxUnitSizeToPrint is larger, but long
+  // units make unreadable logs; the artifact has them).
+  if (size > 64) return;
+  Line l;
+  static const char kHex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < size; ++i) {
+    char b[5] = {'0', 'x', kHex[data[i] >> 4], kHex[data[i] & 15], ','};
+    l.add(std::string_view(b, 5));
+  }
+  l.add("\n");
+  for (std::size_t i = 0; i < size; ++i) {
+    char c = static_cast<char>(data[i]);
+    if (c == '\\' || c == '"') {
+      char e[2] = {'\\', c};
+      l.add(std::string_view(e, 2));
+    } else if (data[i] >= 32 && data[i] < 127) {
+      l.add(std::string_view(&c, 1));
+    } else {
+      char e[4] = {'\\', 'x', kHex[data[i] >> 4], kHex[data[i] & 15]};
+      l.add(std::string_view(e, 4));
+    }
+  }
+  l.add("\n").write_to(fd);
+}
+
+int report_libfuzzer_failure(const core::FailureRecord& r) {
+  bool timeout = r.kind == static_cast<std::uint32_t>(core::FailureKind::Timeout);
+  bool oom = r.kind == static_cast<std::uint32_t>(core::FailureKind::OutOfMemory);
+  int status = timeout ? g_settings.timeout_exitcode : oom ? 71 : g_settings.error_exitcode;
+  if (g_reported) return status;
+  g_reported = true;
+  int fd = g_settings.report_fd;
+  print_error_lines(r, fd);
+
+  char raw_name[core::kSha1HexSize + 1];
+  std::string encoded;  // a typed test's unit
+  const std::uint8_t* data;
+  std::size_t size;
+  const core::InputAreaHeader& current = g_shm.current();
+  if (g_settings.raw_unit) {
+    data = core::ShmView::slot_data(current, 0);
+    size = current.slots[0].len;
+  } else {
+    encoded = unit_bytes(current, false);
+    data = reinterpret_cast<const std::uint8_t*>(encoded.data());
+    size = encoded.size();
+  }
+  core::sha1_hex(data, size, raw_name);
+  Line l;
+  if (std::string_view(artifact_kind(r)) == "leak-") {
+    l.add("INFO: to ignore leaks on libFuzzer side use -detect_leaks=0.\n\n").write_to(fd);
+  }
+  l.add("MS: 0 ; base unit: 0000000000000000000000000000000000000000\n").write_to(fd);
+  print_unit(fd, data, size);
+
+  char path[4096];
+  Line p;
+  std::size_t n = 0;
+  auto put = [&](std::string_view s) {
+    for (char c : s) {
+      if (n + 1 < sizeof path) path[n++] = c;
+    }
+  };
+  if (!g_settings.exact_path.empty()) {
+    put(g_settings.exact_path);
+  } else {
+    put(g_settings.prefix);
+    put(artifact_kind(r));
+    put(raw_name);
+  }
+  path[n] = '\0';
+  int out = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out >= 0) {
+    std::size_t off = 0;
+    while (off < size) {
+      ssize_t w = ::write(out, data + off, size - off);
+      if (w <= 0) break;
+      off += static_cast<std::size_t>(w);
+    }
+    ::close(out);
+    l.add("artifact_prefix='").add(g_settings.prefix).add("'; Test unit written to ").add(path).add("\n");
+  } else {
+    l.add("ERROR: cannot write the test unit to ").add(path).add(": ").add(std::strerror(errno)).add("\n");
+  }
+  l.write_to(fd);
+  write_base64(fd, data, size);
+  if (g_settings.final_stats != nullptr) g_settings.final_stats(fd);
+  return status;
+}
+
+void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm) {
+  g_settings = settings;
+  g_shm = shm;
+  execution_state().report_failure = report_libfuzzer_failure;
+}
+
+}  // namespace cfuzz::runtime

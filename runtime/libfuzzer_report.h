@@ -1,0 +1,50 @@
+// What the libFuzzer-style front end prints and writes when an input fails, line for line
+// where OSS-Fuzz and ClusterFuzz parse it:
+//
+//   ==PID== ERROR: libFuzzer: deadly signal | timeout after N seconds |
+//                  out-of-memory (used: NMb; exceeds: NMb) | fuzz target exited
+//   SUMMARY: libFuzzer: ...
+//   artifact_prefix='PREFIX'; Test unit written to PREFIXcrash-<sha1>
+//   Base64: ...
+//
+// and the exit status libFuzzer would end with. A sanitizer's own report (ASan, UBSan,
+// LeakSanitizer) stands in for the ERROR line, as it does under libFuzzer. Everything here
+// may run in a signal handler: nothing allocates, except encoding a typed test's input as
+// `go test fuzz v1` text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/failure_record.h"
+#include "core/shm_layout.h"
+
+namespace cfuzz::runtime {
+
+struct ArtifactSettings {
+  std::string prefix;      // -artifact_prefix
+  std::string exact_path;  // -exact_artifact_path
+  int error_exitcode = 77;
+  int timeout_exitcode = 70;
+  std::int64_t timeout_secs = 0;
+  std::int64_t rss_limit_mb = 0;
+  int report_fd = 2;      // stderr, kept open when -close_fd_mask closes it
+  bool raw_unit = true;   // false: the unit is the input's `go test fuzz v1` text
+  void (*final_stats)(int fd) = nullptr;  // -print_final_stats, after the artifact
+};
+
+// From now on, failures are reported libFuzzer's way and the failing input (what is in
+// `shm`'s current area) is written as an artifact.
+void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm);
+
+// Reports a failure that did not end the process (a failed check, an exception the runtime
+// caught, a UBSan report that let the input go on); returns the exit status.
+int report_libfuzzer_failure(const core::FailureRecord& r);
+
+// The bytes of a unit: the raw bytes of a []byte or string test, else v1 text.
+std::string unit_bytes(const core::InputAreaHeader& area, bool raw_unit);
+
+// The unit with libFuzzer's output spelling: "0x41,0x42," and the escaped text.
+void print_unit(int fd, const std::uint8_t* data, std::size_t size);
+
+}  // namespace cfuzz::runtime
