@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/coverage.h"
+#include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
@@ -29,16 +30,7 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// A fuzz call runs this long before the worker reports back: long enough to make the
-// RPC's cost negligible (well under 1%), short enough that every corpus entry gets turns
-// often, that new coverage is shared soon, and that a stop is quick. (Go's calls last
-// 100ms; fuzzing one entry that long starves the others.)
-constexpr std::uint64_t kCallMillis = 20;
-// Executions per call when a --seed makes calls count-bounded instead of time-bounded.
-constexpr std::uint64_t kSeededCallExecs = 2000;
 constexpr std::uint64_t kDefaultMaxLen = 4096;
-constexpr std::uint64_t kInputToStateCalls = 4;
-constexpr std::uint64_t kInputToStateCandidates = 512;
 constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 // How often the cache directory is checked for entries other runs wrote.
 constexpr std::chrono::seconds kSyncInterval{2};
@@ -375,7 +367,7 @@ Coordinator::Job Coordinator::next_job() {
     if (baseline_finished_) {
       Job j;
       j.kind = Job::Kind::Fuzz;
-      std::uint64_t per_call = opts_.seed ? kSeededCallExecs : 0;
+      std::uint64_t per_call = opts_.seed ? core::kSeededCallExecs : 0;
       if (opts_.fuzztime.count) {
         std::uint64_t left = *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_);
         if (left == 0) {
@@ -390,16 +382,14 @@ Coordinator::Job Coordinator::next_job() {
         per_call = per_call != 0 ? std::min(per_call, share) : share;
         execs_reserved_ += per_call;
       }
+      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls_++, opts_.seed.has_value());
       j.limit = per_call;
-      j.deadline_ms = opts_.seed ? 0 : kCallMillis;
-      j.entry = corpus_.pick(rng_);
-      j.splice = corpus_.pick(rng_);
-      j.seed = core::derive_seed(master_seed_, calls_++);
+      j.deadline_ms = plan.deadline_ms;
+      j.entry = plan.entry;
+      j.splice = plan.splice;
+      j.seed = plan.seed;
+      j.input_to_state = plan.input_to_state;
       j.dictionary = dictionary_.words_for_calls();
-      // An entry's first calls start with its input-to-state replacements (each call goes
-      // further: what a replacement found is no longer new).
-      j.input_to_state = corpus_.at(j.entry).fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
-      corpus_.at(j.entry).fuzz_calls++;
       return j;
     }
     // Baseline entries are still running in other workers.
