@@ -1,7 +1,5 @@
 #include "runtime/libfuzzer_options.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -47,14 +45,21 @@ constexpr std::string_view kMissingFlags[] = {"merge", "set_cover_merge", "merge
 
 bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
 
+// The seed run's flags that take their value as the next argument.
+bool takes_next_argument(std::string_view arg) {
+  return arg == "--run" || arg == "-run" || arg == "--srcdir" || arg == "--timeout" || arg == "--rss-limit-mb";
+}
+
 }  // namespace
 
 bool wants_libfuzzer_front_end(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (is_flag(arg) && arg.find('=') != std::string_view::npos) return true;
-    struct stat st;
-    if (!arg.starts_with("-") && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) return true;
+    if (takes_next_argument(arg)) {
+      ++i;
+    } else if ((is_flag(arg) && arg.find('=') != std::string_view::npos) || !arg.starts_with("-")) {
+      return true;
+    }
   }
   return false;
 }
@@ -63,8 +68,12 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
   LibFuzzerOptions o;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
+    if (takes_next_argument(arg)) {
+      ++i;
+      continue;
+    }
     if (!is_flag(arg)) {
-      if (arg.starts_with("--")) continue;  // cfuzz's own (--run), read elsewhere
+      if (arg.starts_with("--")) continue;
       o.inputs.emplace_back(arg);
       continue;
     }

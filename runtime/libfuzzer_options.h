@@ -33,8 +33,8 @@ struct LibFuzzerOptions {
   std::vector<std::string> ignored;
 };
 
-// True when the arguments ask for libFuzzer's front end: a `-name=value` flag, or a
-// directory among the positional arguments.
+// True when the arguments ask for libFuzzer's front end: a `-name=value` flag, or any
+// positional argument (corpus directories to fuzz, or input files to run).
 bool wants_libfuzzer_front_end(int argc, char** argv);
 
 // Parses argv. Unknown flags are warned about as libFuzzer warns; a malformed value

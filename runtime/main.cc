@@ -20,7 +20,7 @@
 namespace {
 
 const char kUsage[] =
-    "usage: %s [flags] [FILE|DIR...]\n"
+    "usage: %s [flags]\n"
     "\n"
     "Runs every fuzz test's seed corpus once, like `go test`: the f.add values, then each\n"
     "file in testdata/fuzz/<FuzzName>/. Exit status: 0 all passed, 1 a seed failed,\n"
@@ -39,10 +39,9 @@ const char kUsage[] =
     "                 (both off by default; cfuzz's re-run commands set what found the failure)\n"
     "  -h, --help     show this help\n"
     "\n"
-    "FILE|DIR...      run these raw files (each file of a DIR) as inputs to the binary's one\n"
-    "                 fuzz test taking a single []byte or string, as a libFuzzer binary would;\n"
-    "                 libFuzzer-style -timeout=SECONDS and -rss_limit_mb=N are honoured,\n"
-    "                 other -flag=value arguments are ignored with a warning.\n";
+    "Given libFuzzer's arguments (-flag=value, corpus directories, input files), a target is\n"
+    "a libFuzzer binary: it fuzzes in-process, or runs the files given once each (-help=1\n"
+    "lists libFuzzer's flags; docs/cli.md).\n";
 
 struct Args {
   cfuzz::runtime::StandaloneOptions standalone;
@@ -102,21 +101,13 @@ Args parse(int argc, char** argv) {
       a.standalone.limits.timeout = parse_timeout("--timeout " + value, value);
     } else if (flag_value(argc, argv, i, "--rss-limit-mb", &value)) {
       a.standalone.limits.rss_limit_mb = parse_count("--rss-limit-mb " + value, value);
-    } else if (arg.starts_with("-timeout=")) {
-      a.standalone.limits.timeout = std::chrono::seconds(parse_count(std::string(arg), std::string(arg.substr(9))));
-    } else if (arg.starts_with("-rss_limit_mb=")) {
-      a.standalone.limits.rss_limit_mb = parse_count(std::string(arg), std::string(arg.substr(14)));
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
     } else if (flag_value(argc, argv, i, cfuzz::core::rpc::kWorkerFlag, &a.worker_test)) {
     } else if (arg == cfuzz::core::rpc::kDetectLeaksFlag) {
       a.detect_leaks = true;
-    } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('=') != std::string_view::npos) {
-      std::fprintf(stderr, "%s: ignoring libFuzzer flag %s\n", argv[0], argv[i]);
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      throw "unknown flag " + std::string(arg) + " (see --help)";
     } else {
-      a.standalone.raw_inputs.emplace_back(arg);
+      throw "unknown flag " + std::string(arg) + " (see --help)";
     }
   }
   return a;

@@ -142,68 +142,6 @@ SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test
   return s;
 }
 
-int run_raw_inputs(const StandaloneOptions& o) {
-  std::vector<const RegisteredTest*> tests;
-  for (const auto& t : registered_tests()) {
-    if (o.run.matches_test(t.name)) tests.push_back(&t);
-  }
-  if (tests.size() != 1) {
-    std::string names;
-    for (const auto& t : registered_tests()) names += " " + t.name;
-    throw SetupError{"raw input files need exactly one fuzz test (select one with --run); this binary has:" + names};
-  }
-  auto f = run_test_body(*tests[0]);
-  if (!f->fuzz_function()) throw SetupError{tests[0]->name + ": " + body_failure(*f)};
-  const auto& types = f->fuzz_function()->types;
-  if (types.size() != 1 || (types[0] != corpus::Type::Bytes && types[0] != corpus::Type::String)) {
-    throw SetupError{"raw input files need a fuzz test taking one []byte or string; " + tests[0]->name +
-                     " takes " + corpus::format_type_list(types)};
-  }
-  std::vector<std::string> files;
-  for (const auto& path : o.raw_inputs) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      std::vector<std::string> inside;
-      for (const auto& e : fs::directory_iterator(path, ec)) {
-        if (e.is_regular_file(ec)) inside.push_back(e.path().string());
-      }
-      std::sort(inside.begin(), inside.end());
-      files.insert(files.end(), inside.begin(), inside.end());
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      throw SetupError{path + ": no such file or directory"};
-    }
-  }
-  std::printf("Running %zu inputs 1 time(s) each.\n", files.size());
-  Executor ex(*f);
-  InputBuffers buffers;
-  bool failed = false;
-  for (const auto& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw SetupError{path + ": cannot read"};
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    corpus::Entry entry;
-    if (types[0] == corpus::Type::Bytes) {
-      entry.emplace_back(corpus::Bytes(data.begin(), data.end()));
-    } else {
-      entry.emplace_back(data);
-    }
-    std::printf("Running: %s\n", path.c_str());
-    SubResult s = run_input(ex, buffers, tests[0]->name, fs::path(path).filename().string(), entry, false);
-    if (s.result == RunResult::Fail) {
-      failed = true;
-      std::printf("--- FAIL: %s (%s)\n%s", s.name.c_str(), seconds(s.took).c_str(), s.log.c_str());
-    } else {
-      std::printf("Executed %s in %lld ms\n", path.c_str(),
-                  static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(s.took).count()));
-    }
-  }
-  f->run_cleanups();
-  std::printf(failed ? "FAIL\n" : "PASS\n");
-  return failed ? 1 : 0;
-}
-
 int run_seeds(const StandaloneOptions& o) {
   auto start = Clock::now();
   bool any_failed = false;
@@ -266,7 +204,6 @@ int run_standalone(const StandaloneOptions& options) {
       }
       return 0;
     }
-    if (!options.raw_inputs.empty()) return run_raw_inputs(options);
     return run_seeds(options);
   } catch (const SetupError& e) {
     std::fflush(stdout);

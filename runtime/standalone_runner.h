@@ -1,6 +1,5 @@
 // The target run by itself, as `go test` runs a package: every fuzz test's seeds once
 // (f.add values, then the files in testdata/fuzz/<Name>/), reported go-test style.
-// Also libFuzzer's habit: `./target FILE...` runs raw files as inputs.
 #pragma once
 
 #include <string>
@@ -17,7 +16,6 @@ struct StandaloneOptions {
   bool verbose = false;
   bool list = false;
   std::string srcdir;
-  std::vector<std::string> raw_inputs;
   InputLimits limits;  // --timeout, --rss-limit-mb
 };
 

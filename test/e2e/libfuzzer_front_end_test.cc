@@ -1,0 +1,180 @@
+// A cfuzz target driven the way ClusterFuzz, OSS-Fuzz and ClusterFuzzLite drive libFuzzer
+// binaries: fuzzing into corpus directories with -artifact_prefix, each failure kind with
+// its artifact, exit status and report lines (matched with ClusterFuzz's own regexes), then
+// reproduction of the artifact with -runs=100.
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/sha1.h"
+#include "test/support/test_support.h"
+
+namespace cfuzz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ClusterFuzz's libFuzzer engine (bot/fuzzers/libFuzzer/stats.py): how it finds a
+// testcase of each kind, the log lines it counts as the engine's, and the end of the log.
+const std::regex kTestUnitWritten(".*Test unit written to (.*)");
+std::regex unit_of_kind(const std::string& kind) { return std::regex(".*Test unit written to.*" + kind); }
+const std::regex kEngineLine(R"(^#\d+[\s]*(READ|INITED|NEW|pulse|REDUCE|RELOAD|DONE|:)\s.*)");
+const std::regex kLogEnd(R"(Done\s+\d+\s+runs.*)");
+const std::regex kModulesLoaded(R"(^INFO:\s+Loaded\s+\d+\s+(modules|PC tables)\s+\((\d+)\s+.*\).*)");
+
+// Python's re.match: anchored at the start of the line, not at its end.
+bool any_line(const std::string& text, const std::regex& re) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, re, std::regex_constants::match_continuous)) return true;
+  }
+  return false;
+}
+
+std::string testcase_path(const std::string& text) {
+  std::istringstream in(text);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, m, kTestUnitWritten)) return m[1];
+  }
+  return "";
+}
+
+std::string sha1_of(const std::string& data) {
+  char hex[core::kSha1HexSize + 1];
+  core::sha1_hex(reinterpret_cast<const std::uint8_t*>(data.data()), data.size(), hex);
+  return hex;
+}
+
+struct FuzzTask {
+  TempDir dir;
+  fs::path new_dir = dir / "new", corpus_dir = dir / "corpus", artifacts = dir / "crashes";
+  FuzzTask() {
+    fs::create_directories(new_dir);
+    fs::create_directories(corpus_dir);
+    fs::create_directories(artifacts);
+    write_file(corpus_dir / "seed", "a=1;n=2;");
+  }
+  // ClusterFuzz's fuzz task: new units to a fresh first directory, the corpus second.
+  CommandResult fuzz(const std::string& armed, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560",
+                                     "-artifact_prefix=" + artifacts.string() + "/", "-max_total_time=120",
+                                     "-print_final_stats=1"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.push_back(new_dir.string());
+    argv.push_back(corpus_dir.string());
+    return run(argv, CommandOptions{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=" + armed}});
+  }
+  CommandResult reproduce(const std::string& testcase, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {target("libfuzzer_kinds"), "-runs=100"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.push_back(testcase);
+    return run(argv, CommandOptions{.cwd = dir.str()});
+  }
+};
+
+// Fuzzes until the armed kind is found; checks the artifact and that it reproduces.
+void expect_found_and_reproduced(const std::string& armed, const std::string& kind, int exit_code,
+                                 const std::string& error_line, std::vector<std::string> extra = {}) {
+  FuzzTask task;
+  CommandResult r = task.fuzz(armed, extra);
+  SCOPED_TRACE(r.err.substr(0, 6000));
+  EXPECT_EQ(r.exit_code, exit_code);
+  EXPECT_NE(r.err.find(error_line), std::string::npos);
+  EXPECT_TRUE(any_line(r.err, unit_of_kind(kind)));
+  EXPECT_TRUE(any_line(r.err, kEngineLine));
+  EXPECT_NE(r.err.find("stat::number_of_executed_units: "), std::string::npos);
+  std::string path = testcase_path(r.err);
+  ASSERT_FALSE(path.empty());
+  ASSERT_TRUE(fs::exists(path)) << path;
+  std::string unit = read_file(path);
+  EXPECT_EQ(fs::path(path).filename().string(), kind + "-" + sha1_of(unit));
+  EXPECT_EQ(fs::path(path).parent_path(), task.artifacts);
+  EXPECT_EQ(unit.substr(0, 4), armed);
+  EXPECT_NE(r.err.find("Base64: "), std::string::npos);
+  // New units go to the first directory only; the corpus directory is not written.
+  EXPECT_FALSE(files_in(task.new_dir).empty());
+  EXPECT_EQ(files_in(task.corpus_dir).size(), 1u);
+  for (const auto& f : files_in(task.new_dir)) EXPECT_EQ(f.filename().string(), sha1_of(read_file(f)));
+
+  CommandResult again = task.reproduce(path, extra);
+  EXPECT_EQ(again.exit_code, exit_code) << again.err;
+  EXPECT_NE(again.err.find(error_line), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("Running: " + path), std::string::npos);
+}
+
+TEST(LibFuzzerFrontEnd, ACrashIsFoundWrittenUnderTheArtifactPrefixAndReproduces) {
+  // ASan reports the overflow and ends the process with its own exit status, 1.
+  expect_found_and_reproduced("CRSH", "crash", 1, "ERROR: AddressSanitizer: heap-buffer-overflow");
+}
+
+TEST(LibFuzzerFrontEnd, AHangIsATimeoutWithExitStatus70) {
+  expect_found_and_reproduced("HANG", "timeout", 70, "ERROR: libFuzzer: timeout after 1 seconds", {"-timeout=1"});
+}
+
+TEST(LibFuzzerFrontEnd, MemoryPastTheLimitIsAnOutOfMemoryWithExitStatus71) {
+  expect_found_and_reproduced("OOMM", "oom", 71, "ERROR: libFuzzer: out-of-memory (used: ", {"-rss_limit_mb=300"});
+}
+
+TEST(LibFuzzerFrontEnd, ALeakIsFoundByLeakSanitizerAndWrittenAsALeakUnit) {
+  // libFuzzer checks for leaks itself and ends with -error_exitcode.
+  expect_found_and_reproduced("LEAK", "leak", 77, "ERROR: LeakSanitizer: detected memory leaks");
+}
+
+TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
+  TempDir dir;
+  auto fuzz = [&](const std::string& out) {
+    fs::create_directories(dir / out);
+    return run({target("libfuzzer_kinds"), "-seed=7", "-runs=3000", (dir / out).string()},
+               CommandOptions{.env = {"LIBFUZZER_KINDS_ARMED=none"}});
+  };
+  CommandResult a = fuzz("a");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(a.err.find("INFO: Seed: 7\n"), std::string::npos);
+  EXPECT_TRUE(any_line(a.err, kModulesLoaded));
+  EXPECT_TRUE(any_line(a.err, kLogEnd));
+  EXPECT_NE(a.err.find("Done 3000 runs in "), std::string::npos) << a.err;
+  EXPECT_NE(a.err.find("INITED cov: "), std::string::npos);
+  // The same seed makes the same run: the same units found.
+  CommandResult b = fuzz("b");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  std::set<std::string> names_a, names_b;
+  for (const auto& f : files_in(dir / "a")) names_a.insert(f.filename().string());
+  for (const auto& f : files_in(dir / "b")) names_b.insert(f.filename().string());
+  EXPECT_FALSE(names_a.empty());
+  EXPECT_EQ(names_a, names_b);
+}
+
+TEST(LibFuzzerFrontEnd, FlagsAreWarnedAboutAsLibFuzzerDoes) {
+  CommandResult unknown = run({target("libfuzzer_kinds"), "-no_such_flag=1", "-runs=10"});
+  EXPECT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_NE(unknown.err.find("WARNING: unrecognized flag '-no_such_flag=1'; use -help=1 to list all flags"),
+            std::string::npos);
+  CommandResult help = run({target("libfuzzer_kinds"), "-help=1"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find(" max_total_time "), std::string::npos);
+  CommandResult bad = run({target("libfuzzer_kinds"), "-runs=many"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("-runs=many: expected an integer"), std::string::npos) << bad.err;
+}
+
+TEST(LibFuzzerFrontEnd, ATypedTestFuzzesWithUnitsInGoFormatAndItsFindingReproduces) {
+  TempDir dir;
+  fs::create_directories(dir / "corpus");
+  CommandResult r = run({target("typed_args"), "--run", "FuzzTyped$", "-max_total_time=120",
+                         "-artifact_prefix=" + dir.str() + "/", (dir / "corpus").string()});
+  ASSERT_EQ(r.exit_code, 77) << r.err;
+  EXPECT_NE(r.err.find("planted bug"), std::string::npos) << r.err;
+  std::string path = testcase_path(r.err);
+  ASSERT_FALSE(path.empty()) << r.err;
+  EXPECT_EQ(read_file(path).substr(0, 16), "go test fuzz v1\n");
+  for (const auto& f : files_in(dir / "corpus")) EXPECT_EQ(read_file(f).substr(0, 16), "go test fuzz v1\n");
+  CommandResult again = run({target("typed_args"), "--run", "FuzzTyped$", path});
+  EXPECT_EQ(again.exit_code, 77) << again.err;
+  EXPECT_NE(again.err.find("planted bug"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cfuzz::test
