@@ -81,6 +81,13 @@ RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, b
   begin_execution();
   RunResult r = ex_.run(args_, {}, failure);
   end_execution();
+  if (check_const_input_ && r != RunResult::Fail && input_overwritten(shm_.current())) {
+    core::failure_clear(*failure);
+    failure->kind = static_cast<std::uint32_t>(core::FailureKind::Returned);
+    core::failure_set(failure->detail, kOverwritesConstInput);
+    core::failure_set(failure->message, "the fuzz target wrote to the input it was given");
+    r = RunResult::Fail;
+  }
   leak_tracking_end();
   cmp.set_enabled(false);
   const auto& cov = coverage_registry();
@@ -88,6 +95,16 @@ RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, b
   // A leak ends the process: the leaked blocks would be reported again for later inputs.
   if (r != RunResult::Fail && (*fresh || check_every_input_) && input_leaked()) fail_input_for_leak();
   return r;
+}
+
+bool FuzzEngine::input_overwritten(const core::InputAreaHeader& a) const {
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    if (args_[i].data != nullptr &&
+        std::memcmp(args_[i].data, core::ShmView::slot_data(a, i), a.slots[i].len) != 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {

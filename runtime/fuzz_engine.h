@@ -34,6 +34,9 @@ class ExecutionCheck {
   ~ExecutionCheck() = default;
 };
 
+// The failure detail of an input the fuzz function wrote to (check_const_input).
+inline constexpr const char* kOverwritesConstInput = "overwrites-const-input";
+
 class FuzzEngine {
  public:
   // `f` must hold the fuzz function; `shm` is a region of the layout, header validated.
@@ -62,6 +65,9 @@ class FuzzEngine {
   // Leak checks after every input (single executions, minimization), or only after inputs
   // with new coverage (fuzz calls), as libFuzzer does.
   void check_every_input(bool on) { check_every_input_ = on; }
+  // Fail an input whose bytes the fuzz function wrote to (they are its const input), as
+  // libFuzzer does. Off under `cfuzz run`, where the fuzz function only ever sees a copy.
+  void check_const_input(bool on) { check_const_input_ = on; }
 
   const Executor& executor() const { return ex_; }
   core::ShmView shm() const { return shm_; }
@@ -76,6 +82,7 @@ class FuzzEngine {
   Step execute(core::FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
                core::rpc::FuzzResult& res);
   void prepare_args(core::InputAreaHeader& a);
+  bool input_overwritten(const core::InputAreaHeader& a) const;
   static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
   std::uint64_t new_bits() const;
   void set_max_len(std::uint64_t max_len);
@@ -97,6 +104,7 @@ class FuzzEngine {
   std::vector<core::CounterScanner::Touched> touched_;
   std::size_t touched_count_ = 0;
   bool check_every_input_ = true;
+  bool check_const_input_ = false;
 };
 
 }  // namespace cfuzz::runtime

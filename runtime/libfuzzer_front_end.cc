@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,7 +28,10 @@
 #include "runtime/fuzz_engine.h"
 #include "runtime/input_limits.h"
 #include "runtime/leak_check.h"
+#include "runtime/libfuzzer_crash_tools.h"
+#include "runtime/libfuzzer_merge.h"
 #include "runtime/libfuzzer_report.h"
+#include "runtime/libfuzzer_units.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -46,42 +51,26 @@ std::uint64_t peak_rss_mb() {
   return static_cast<std::uint64_t>(ru.ru_maxrss) / 1024;
 }
 
-std::string read_whole_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::string(path.string() + ": cannot read");
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
-// A unit file's input: its raw bytes for a test taking one []byte or string, else its
-// `go test fuzz v1` text. A file that is not such text is skipped (nullopt).
-std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types,
-                                           bool raw, std::uint64_t max_len) {
-  if (raw) {
-    std::string cut = bytes.substr(0, max_len);  // libFuzzer truncates to -max_len too
-    corpus::Entry e;
-    if (types[0] == corpus::Type::Bytes) {
-      e.emplace_back(corpus::Bytes(cut.begin(), cut.end()));
-    } else {
-      e.emplace_back(cut);
-    }
-    return e;
-  }
-  try {
-    corpus::Entry e = corpus::decode(bytes);
-    corpus::check_types(e, types, "unit");
-    return e;
-  } catch (const corpus::CorpusError&) {
-    return std::nullopt;
-  }
-}
-
-std::string raw_bytes(const corpus::Entry& e) {
-  if (const auto* b = std::get_if<corpus::Bytes>(&e[0])) return std::string(b->begin(), b->end());
-  return std::get<std::string>(e[0]);
+// Sizes as libFuzzer writes them in its status lines.
+std::string size_text(std::uint64_t bytes) {
+  if (bytes < (1 << 14)) return std::to_string(bytes) + "b";
+  if (bytes < (1 << 24)) return std::to_string(bytes >> 10) + "Kb";
+  return std::to_string(bytes >> 20) + "Mb";
 }
 
 class FrontEnd;
 FrontEnd* g_front_end = nullptr;  // for the failure report's final stats
+void print_final_stats_on_exit(int fd);
+
+// SIGINT and SIGTERM end the run at once, as libFuzzer's do: exit status 72.
+void on_interrupt(int) {
+  char line[64];
+  int n = std::snprintf(line, sizeof line, "==%d== libFuzzer: run interrupted; exiting\n", static_cast<int>(getpid()));
+  if (n > 0) (void)!::write(2, line, static_cast<std::size_t>(n));
+  print_final_stats_on_exit(2);
+  syscall(SYS_exit_group, 72);
+}
 
 class FrontEnd {
  public:
@@ -129,24 +118,21 @@ class FrontEnd {
     }
     std::vector<std::pair<std::string, std::string>> units;  // name, bytes
     if (!files.empty()) {
-      for (const auto& p : files) units.emplace_back(p.string(), read_whole_file(p));
-    } else {
+      for (const auto& p : files) units.emplace_back(p.string(), read_unit(p));
+    } else if (o_.merge_inner == 0) {  // a merge's inner process reads the control file's units
       for (const auto& d : dirs) {
-        std::size_t before = units.size();
-        std::vector<fs::path> inside;
-        for (const auto& e : fs::directory_iterator(d)) {
-          std::error_code ec;
-          if (e.is_regular_file(ec)) inside.push_back(e.path());
-        }
-        std::sort(inside.begin(), inside.end());
-        for (const auto& p : inside) units.emplace_back(p.string(), read_whole_file(p));
-        say("INFO: " + std::to_string(units.size() - before) + " files found in " + d.string());
+        std::vector<fs::path> inside = unit_files(d);
+        for (const auto& p : inside) units.emplace_back(p.string(), read_unit(p));
+        char line[64];
+        std::snprintf(line, sizeof line, "INFO: %8zu files found in ", inside.size());
+        say(line + d.string());
       }
     }
     std::uint64_t longest = 0;
     for (const auto& u : units) longest = std::max<std::uint64_t>(longest, u.second.size());
-    max_len_ = o_.max_len > 0 ? static_cast<std::uint64_t>(o_.max_len)
-                              : std::clamp<std::uint64_t>(longest, kDefaultMaxLen, kMaxDefaultMaxLen);
+    max_len_ = o_.max_len > 0      ? static_cast<std::uint64_t>(o_.max_len)
+               : o_.merge_inner != 0 ? kMaxDefaultMaxLen
+                                     : std::clamp<std::uint64_t>(longest, kDefaultMaxLen, kMaxDefaultMaxLen);
     if (o_.max_len <= 0 && files.empty()) {
       // Worded as libFuzzer words it: ClusterFuzz reads the limit from this line.
       say("INFO: -max_len is not provided; libFuzzer will not generate inputs larger than " +
@@ -162,16 +148,49 @@ class FrontEnd {
     a.rss_limit_mb = o_.rss_limit_mb;
     a.report_fd = report_fd;
     a.raw_unit = raw_;
-    a.final_stats = [] (int fd) { if (g_front_end != nullptr) g_front_end->print_final_stats_to(fd); };
+    // As libFuzzer: inputs given as files are run, not saved again; a minimizing step saves
+    // the shorter input that fails.
+    a.save_artifacts = files.empty() || o_.minimize_crash_internal_step;
+    a.final_stats = print_final_stats_on_exit;
     g_front_end = this;
     install_libfuzzer_report(a, shm_);
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
     InputLimits limits;
     if (o_.timeout > 0) limits.timeout = std::chrono::seconds(o_.timeout);
     if (o_.rss_limit_mb > 0) limits.rss_limit_mb = static_cast<std::uint64_t>(o_.rss_limit_mb);
     start_input_watchdog(limits);
     engine_.emplace(test_, *f_, shm_);
+    engine_->check_const_input(true);
 
+    if (o_.minimize_crash_internal_step && units.size() == 1) {
+      auto entry = entry_of_unit(units[0].second, types_, raw_, units[0].second.size());
+      if (!entry) return 1;
+      return minimize_crash_step(
+          *entry,
+          [&](const corpus::Entry& candidate) {
+            core::store_entry(shm_.base(), candidate, geometry_.input_area_size);
+            ++execs_;
+            if (engine_->exec().status == "failure") fail();
+          },
+          [&] { return out_of_time() || (o_.runs > 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)); });
+    }
     if (!files.empty()) return run_files(units);
+    if (o_.merge_inner != 0) {
+      return merge_inner(o_, max_len_, [&](const std::string& bytes) {
+        std::vector<std::uint32_t> features;
+        auto entry = entry_of_unit(bytes, types_, raw_, max_len_);
+        if (!entry) return features;  // not a unit of this test: adds nothing
+        core::store_entry(shm_.base(), *entry, geometry_.input_area_size);
+        rpc::ExecResult r = engine_->exec();
+        ++execs_;
+        if (r.status == "failure") fail();
+        return core::Corpus::features_of(shm_.snapshot(), geometry_.counters_capacity);
+      });
+    }
     if (!dirs.empty()) output_dir_ = dirs[0];
     for (const auto& path : o_.dicts) {
       try {
@@ -290,9 +309,10 @@ class FrontEnd {
       run_initial(zero, "");
     } else {
       say("INFO: seed corpus: files: " + std::to_string(units.size()) + " min: " + std::to_string(smallest) +
-          "b max: " + std::to_string(biggest) + "b total: " + std::to_string(total) +
-          "b rss: " + std::to_string(peak_rss_mb()) + "Mb");
+          "b max: " + std::to_string(biggest) + "b total: " + std::to_string(total) + "b rss: " +
+          std::to_string(peak_rss_mb()) + "Mb");
       for (const auto& [name, bytes] : units) {
+        if (bytes.empty()) continue;  // libFuzzer runs no empty unit (the first run was one)
         auto entry = entry_of_unit(bytes, types_, raw_, max_len_);
         if (!entry) {
           say("INFO: skipping " + name + ": not a `go test fuzz v1` file for " + test_.name);
@@ -341,10 +361,7 @@ class FrontEnd {
     if (!corpus_.add(std::move(e))) return false;
     corpus_.set_features(corpus_.size() - 1, features);
     corpus_bytes_ += unit.size();
-    if (write && !output_dir_.empty()) {
-      std::ofstream out(output_dir_ / file_name, std::ios::binary | std::ios::trunc);
-      out.write(unit.data(), static_cast<std::streamsize>(unit.size()));
-    }
+    if (write && !output_dir_.empty()) write_unit(output_dir_ / file_name, unit);
     return true;
   }
 
@@ -359,12 +376,17 @@ class FrontEnd {
     return n;
   }
 
+  // "#N\tNEW    cov: C ft: F corp: U/S exec/s: E rss: RMb", as libFuzzer prints it (cov
+  // and ft only when not 0): ClusterFuzz counts these lines as the engine's.
   void say_status(const char* what, const std::string& extra = "") {
     std::uint64_t secs = elapsed_seconds();
-    say("#" + std::to_string(execs_) + "\t" + what + " cov: " + std::to_string(covered_counters()) +
-        " ft: " + std::to_string(features()) + " corp: " + std::to_string(corpus_.size()) + "/" +
-        std::to_string(corpus_bytes_) + "b exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) +
-        " rss: " + std::to_string(peak_rss_mb()) + "Mb" + extra);
+    std::string line = "#" + std::to_string(execs_) + "\t" + what;
+    if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
+    if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
+    if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
+    line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
+            "Mb" + extra;
+    say(line);
   }
 
   bool out_of_time() const {
@@ -471,11 +493,19 @@ class FrontEnd {
   std::uint64_t slowest_ns_ = 0;
 };
 
+void print_final_stats_on_exit(int fd) {
+  if (g_front_end != nullptr) g_front_end->print_final_stats_to(fd);
+}
+
 }  // namespace
 
-int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, const char* program) {
+int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, int argc, char** argv) {
   try {
-    return FrontEnd(options, test, program).run();
+    // The outer process of a merge runs no input itself.
+    if (options.merge && options.merge_inner == 0) return merge_outer(options, argc, argv);
+    if (options.minimize_crash && !options.minimize_crash_internal_step) return minimize_crash(options, argc, argv);
+    if (options.cleanse_crash) return cleanse_crash(options, argc, argv);
+    return FrontEnd(options, test, argv[0]).run();
   } catch (const std::string& e) {
     std::fprintf(stderr, "ERROR: %s\n", e.c_str());
     return 1;

@@ -10,8 +10,9 @@
 
 namespace cfuzz::runtime {
 
-// Fuzzes `test`, or runs the input files given; returns the exit status (failures end the
-// process from inside, with libFuzzer's exit codes).
-int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, const char* program);
+// Fuzzes `test`, runs the input files given, or merges corpus directories; returns the
+// exit status (failures end the process from inside, with libFuzzer's exit codes). argv
+// is what the process was started with: some modes run this binary again.
+int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, int argc, char** argv);
 
 }  // namespace cfuzz::runtime

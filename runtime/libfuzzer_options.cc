@@ -38,10 +38,7 @@ constexpr std::string_view kIgnoredFlags[] = {
 
 // Flags of libFuzzer's that this front end does not have yet: refused rather than
 // ignored, since running without them would look like success.
-constexpr std::string_view kMissingFlags[] = {"merge", "set_cover_merge", "merge_control_file",
-                                              "merge_inner", "minimize_crash", "cleanse_crash",
-                                              "minimize_crash_internal_step", "jobs", "workers",
-                                              "fork", "fork_corpus_groups"};
+constexpr std::string_view kMissingFlags[] = {"set_cover_merge", "jobs", "workers", "fork", "fork_corpus_groups"};
 
 bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
 
@@ -113,6 +110,18 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.verbosity = static_cast<int>(as_int());
     } else if (name == "help") {
       o.help = as_int() != 0;
+    } else if (name == "merge") {
+      o.merge = as_int() != 0;
+    } else if (name == "merge_inner") {
+      o.merge_inner = static_cast<int>(as_int());
+    } else if (name == "merge_control_file") {
+      o.merge_control_file = value;
+    } else if (name == "minimize_crash") {
+      o.minimize_crash = as_int() != 0;
+    } else if (name == "minimize_crash_internal_step") {
+      o.minimize_crash_internal_step = as_int() != 0;
+    } else if (name == "cleanse_crash") {
+      o.cleanse_crash = as_int() != 0;
     } else if (std::find(std::begin(kMissingFlags), std::end(kMissingFlags), name) != std::end(kMissingFlags)) {
       throw std::string(arg) + ": not supported by cfuzz's libFuzzer front end yet (docs/cli.md)";
     } else if (std::find(std::begin(kIgnoredFlags), std::end(kIgnoredFlags), name) != std::end(kIgnoredFlags)) {
@@ -146,6 +155,13 @@ void print_libfuzzer_help(const char* program) {
       " timeout_exitcode      70  Exit status when an input times out.\n"
       " verbosity              1  Verbosity level.\n"
       " help                   0  Print this help.\n"
+      " merge                  0  If 1, merge the units of the 2nd, 3rd... directories that add\n"
+      "                           coverage into the 1st (crash-resistant, resumable).\n"
+      " merge_control_file        The merge's control file (default: a temporary file).\n"
+      " minimize_crash         0  If 1, minimize the one crashing input given (with -runs or\n"
+      "                           -max_total_time; -exact_artifact_path names the result).\n"
+      " cleanse_crash          0  If 1, replace the bytes of the one crashing input given that\n"
+      "                           do not matter (needs -exact_artifact_path).\n"
       "Accepted and ignored (cfuzz's engine decides these itself):",
       program, program);
   for (auto f : kIgnoredFlags) std::printf(" %.*s", static_cast<int>(f.size()), f.data());

@@ -28,6 +28,12 @@ struct LibFuzzerOptions {
   int timeout_exitcode = 70;
   int verbosity = 1;
   bool help = false;
+  bool merge = false;
+  int merge_inner = 0;  // the inner process of a merge (libfuzzer_merge.h)
+  std::string merge_control_file;
+  bool minimize_crash = false;
+  bool minimize_crash_internal_step = false;  // the child of -minimize_crash
+  bool cleanse_crash = false;
   std::vector<std::string> inputs;  // corpus directories and input files, in order
   // Flags libFuzzer has that this front end accepts and ignores, said once at start.
   std::vector<std::string> ignored;

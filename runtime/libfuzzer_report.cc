@@ -10,6 +10,7 @@
 #include "core/sha1.h"
 #include "corpus_format/codec.h"
 #include "runtime/crash_handler.h"
+#include "runtime/fuzz_engine.h"
 #include "runtime/input_limits.h"
 
 namespace cfuzz::runtime {
@@ -90,14 +91,18 @@ void print_error_lines(const core::FailureRecord& r, int fd) {
       summary = "libFuzzer: deadly signal";
       break;
     case core::FailureKind::Timeout:
+      l.add("ALARM: working on the last Unit for ").num(static_cast<std::uint64_t>(g_settings.timeout_secs));
+      l.add(" seconds\n       and the timeout value is ").num(static_cast<std::uint64_t>(g_settings.timeout_secs));
+      l.add(" (use -timeout=N to change)\n");
       head();
       l.add("libFuzzer: timeout after ").num(static_cast<std::uint64_t>(g_settings.timeout_secs)).add(" seconds\n");
       summary = "libFuzzer: timeout";
       break;
     case core::FailureKind::OutOfMemory:
       head();
-      l.add("libFuzzer: out-of-memory (used: ").num(watchdog_last_rss_mb()).add("Mb; exceeds: ");
+      l.add("libFuzzer: out-of-memory (used: ").num(watchdog_last_rss_mb()).add("Mb; limit: ");
       l.num(static_cast<std::uint64_t>(g_settings.rss_limit_mb)).add("Mb)\n");
+      l.add("   To change the out-of-memory limit use -rss_limit_mb=<N>\n\n");
       summary = "libFuzzer: out-of-memory";
       break;
     case core::FailureKind::Exit:
@@ -107,6 +112,14 @@ void print_error_lines(const core::FailureRecord& r, int fd) {
       break;
     case core::FailureKind::Sanitizer:
       return;  // the sanitizer printed its report
+    case core::FailureKind::Returned:
+      if (std::string_view(r.detail) == kOverwritesConstInput) {
+        head();
+        l.add("libFuzzer: fuzz target overwrites its const input\n");
+        summary = "libFuzzer: overwrites-const-input";
+        break;
+      }
+      [[fallthrough]];
     default:
       // Failures libFuzzer has no word for: a failed check of a typed test, an exception
       // the runtime caught.
@@ -189,8 +202,11 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   l.add("MS: 0 ; base unit: 0000000000000000000000000000000000000000\n").write_to(fd);
   print_unit(fd, data, size);
 
+  if (!g_settings.save_artifacts) {
+    if (g_settings.final_stats != nullptr) g_settings.final_stats(fd);
+    return status;
+  }
   char path[4096];
-  Line p;
   std::size_t n = 0;
   auto put = [&](std::string_view s) {
     for (char c : s) {

@@ -2,7 +2,7 @@
 // where OSS-Fuzz and ClusterFuzz parse it:
 //
 //   ==PID== ERROR: libFuzzer: deadly signal | timeout after N seconds |
-//                  out-of-memory (used: NMb; exceeds: NMb) | fuzz target exited
+//                  out-of-memory (used: NMb; limit: NMb) | fuzz target exited
 //   SUMMARY: libFuzzer: ...
 //   artifact_prefix='PREFIX'; Test unit written to PREFIXcrash-<sha1>
 //   Base64: ...
@@ -30,6 +30,7 @@ struct ArtifactSettings {
   std::int64_t rss_limit_mb = 0;
   int report_fd = 2;      // stderr, kept open when -close_fd_mask closes it
   bool raw_unit = true;   // false: the unit is the input's `go test fuzz v1` text
+  bool save_artifacts = true;  // false when running given files, as libFuzzer does
   void (*final_stats)(int fd) = nullptr;  // -print_final_stats, after the artifact
 };
 

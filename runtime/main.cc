@@ -153,7 +153,7 @@ int run_as_libfuzzer(int argc, char** argv) {
                  names.c_str());
     return 2;
   }
-  return rt::run_libfuzzer_front_end(options, *tests[0], argv[0]);
+  return rt::run_libfuzzer_front_end(options, *tests[0], argc, argv);
 }
 
 int main(int argc, char** argv) {
