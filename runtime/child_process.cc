@@ -57,6 +57,37 @@ ChildResult run_child(const std::vector<std::string>& argv, ChildOutput output, 
   return result;
 }
 
+pid_t start_child(const std::vector<std::string>& argv, ChildOutput output, const std::string& path,
+                  const std::vector<std::string>& env) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (output == ChildOutput::File || output == ChildOutput::Discard) {
+    const char* target = output == ChildOutput::File ? path.c_str() : "/dev/null";
+    posix_spawn_file_actions_addopen(&actions, 1, target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  }
+  pid_t pid = -1;
+  int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  return err == 0 ? pid : -1;
+}
+
+pid_t wait_any_child(int* exit_code) {
+  int status = 0;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (pid > 0) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return pid;
+}
+
 std::vector<std::string> own_command(int argc, char** argv, const std::vector<std::string>& drop,
                                      const std::vector<std::string>& add) {
   std::vector<std::string> cmd;

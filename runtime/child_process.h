@@ -3,6 +3,8 @@
 // whatever the target does to it.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,14 @@ enum class ChildOutput {
 
 // Runs this binary with argv (argv[0] is only its name) and waits for it.
 ChildResult run_child(const std::vector<std::string>& argv, ChildOutput output, const std::string& path = "");
+
+// Starts this binary with argv and `env` added to the environment ("NAME=value"), its
+// output going to a file (File) or where the parent's goes (Inherit); -1 if it cannot.
+pid_t start_child(const std::vector<std::string>& argv, ChildOutput output, const std::string& path,
+                  const std::vector<std::string>& env = {});
+
+// Waits for any child started so; returns its pid and sets `exit_code` as ChildResult's.
+pid_t wait_any_child(int* exit_code);
 
 // The argv this process was started with, minus the flags named in `drop` (`-merge`
 // drops -merge=...), plus `add`.

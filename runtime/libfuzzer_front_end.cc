@@ -14,6 +14,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/corpus.h"
@@ -30,6 +31,7 @@
 #include "runtime/leak_check.h"
 #include "runtime/libfuzzer_crash_tools.h"
 #include "runtime/libfuzzer_merge.h"
+#include "runtime/libfuzzer_parallel.h"
 #include "runtime/libfuzzer_report.h"
 #include "runtime/libfuzzer_units.h"
 #include "runtime/test_body.h"
@@ -152,6 +154,9 @@ class FrontEnd {
     // the shorter input that fails.
     a.save_artifacts = files.empty() || o_.minimize_crash_internal_step;
     a.final_stats = print_final_stats_on_exit;
+    if (const char* claim = std::getenv(kFailureClaimEnv); claim != nullptr) a.claim_path = claim;
+    a.claim_timeouts = !o_.ignore_timeouts;
+    a.claim_ooms = !o_.ignore_ooms;
     g_front_end = this;
     install_libfuzzer_report(a, shm_);
     struct sigaction sa {};
@@ -320,6 +325,7 @@ class FrontEnd {
         }
         run_initial(*entry, fs::path(name).filename().string());
       }
+      for (const auto& u : units) known_units_.insert(fs::path(u.first).filename().string());
     }
     if (corpus_.empty()) {
       corpus::Entry zero;
@@ -361,8 +367,37 @@ class FrontEnd {
     if (!corpus_.add(std::move(e))) return false;
     corpus_.set_features(corpus_.size() - 1, features);
     corpus_bytes_ += unit.size();
-    if (write && !output_dir_.empty()) write_unit(output_dir_ / file_name, unit);
+    if (write && !output_dir_.empty()) {
+      write_unit(output_dir_ / file_name, unit);
+      known_units_.insert(file_name);
+    }
     return true;
+  }
+
+  // -reload: units other processes (-jobs, -fork, another run) wrote to the output corpus
+  // directory since the last look run once, and join the corpus if they add coverage. The
+  // directory is listed only when its modification time moved.
+  void reload() {
+    if (o_.reload <= 0 || output_dir_.empty() || Clock::now() < next_reload_) return;
+    next_reload_ = Clock::now() + std::chrono::seconds(o_.reload);
+    std::error_code ec;
+    auto mtime = fs::last_write_time(output_dir_, ec);
+    if (ec || mtime == output_mtime_) return;
+    output_mtime_ = mtime;
+    std::size_t before = corpus_.size();
+    for (const auto& path : unit_files(output_dir_)) {
+      std::string name = path.filename().string();
+      if (!known_units_.insert(name).second || name.find(".tmp") != std::string::npos) continue;
+      std::string bytes;
+      try {
+        bytes = read_unit(path);
+      } catch (const std::string&) {
+        continue;  // gone meanwhile
+      }
+      auto entry = bytes.empty() ? std::nullopt : entry_of_unit(bytes, types_, raw_, max_len_);
+      if (entry) run_initial(*entry, name);
+    }
+    if (corpus_.size() != before) say_status("RELOAD");
   }
 
   std::size_t covered_counters() const {
@@ -417,6 +452,7 @@ class FrontEnd {
       p.max_len = max_len_;
       p.input_to_state = plan.input_to_state;
       p.dictionary = *dictionary_.words_for_calls();
+      reload();
       std::size_t parent = plan.entry;
       rpc::FuzzResult r = engine_->fuzz(p);
       execs_ += r.execs;
@@ -487,6 +523,9 @@ class FrontEnd {
   core::Pcg rng_;
   std::uint64_t master_seed_ = 0;
   fs::path output_dir_;
+  std::unordered_set<std::string> known_units_;  // file names in the output directory
+  fs::file_time_type output_mtime_{};
+  Clock::time_point next_reload_{};
   std::uint64_t execs_ = 0;
   std::uint64_t new_units_ = 0;
   std::uint64_t corpus_bytes_ = 0;
@@ -505,6 +544,10 @@ int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTes
     if (options.merge && options.merge_inner == 0) return merge_outer(options, argc, argv);
     if (options.minimize_crash && !options.minimize_crash_internal_step) return minimize_crash(options, argc, argv);
     if (options.cleanse_crash) return cleanse_crash(options, argc, argv);
+    if (options.fork > 0) return run_fork(options, argc, argv);
+    if (options.jobs > 0) {
+      if (int status = run_jobs(options, argc, argv); status >= 0) return status;
+    }
     return FrontEnd(options, test, argv[0]).run();
   } catch (const std::string& e) {
     std::fprintf(stderr, "ERROR: %s\n", e.c_str());

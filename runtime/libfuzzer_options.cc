@@ -30,15 +30,15 @@ constexpr std::string_view kIgnoredFlags[] = {
     "handle_ill", "handle_fpe", "handle_int", "handle_term", "handle_trap", "handle_xfsz",
     "handle_usr1", "handle_usr2", "purge_allocator_interval", "malloc_limit_mb", "entropic",
     "entropic_feature_frequency_threshold", "entropic_number_of_rarest_features",
-    "entropic_scale_per_exec_time", "keep_seed", "reload", "exit_on_time", "stop_file",
+    "entropic_scale_per_exec_time", "keep_seed", "exit_on_time", "stop_file",
     "create_missing_dirs", "seed_inputs", "features_dir", "mutation_graph_file",
     "trace_malloc", "analyze_dict", "focus_function", "data_flow_trace", "collect_data_flow",
     "dump_coverage", "print_full_coverage", "exit_on_src_pos", "exit_on_item",
-    "ignore_remaining_args", "ignore_timeouts", "ignore_ooms", "ignore_crashes"};
+    "ignore_remaining_args"};
 
 // Flags of libFuzzer's that this front end does not have yet: refused rather than
 // ignored, since running without them would look like success.
-constexpr std::string_view kMissingFlags[] = {"set_cover_merge", "jobs", "workers", "fork", "fork_corpus_groups"};
+constexpr std::string_view kMissingFlags[] = {"set_cover_merge", "fork_corpus_groups"};
 
 bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
 
@@ -122,6 +122,20 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.minimize_crash_internal_step = as_int() != 0;
     } else if (name == "cleanse_crash") {
       o.cleanse_crash = as_int() != 0;
+    } else if (name == "reload") {
+      o.reload = as_int();
+    } else if (name == "jobs") {
+      o.jobs = static_cast<int>(as_int());
+    } else if (name == "workers") {
+      o.workers = static_cast<int>(as_int());
+    } else if (name == "fork") {
+      o.fork = static_cast<int>(as_int());
+    } else if (name == "ignore_crashes") {
+      o.ignore_crashes = as_int() != 0;
+    } else if (name == "ignore_timeouts") {
+      o.ignore_timeouts = as_int() != 0;
+    } else if (name == "ignore_ooms") {
+      o.ignore_ooms = as_int() != 0;
     } else if (std::find(std::begin(kMissingFlags), std::end(kMissingFlags), name) != std::end(kMissingFlags)) {
       throw std::string(arg) + ": not supported by cfuzz's libFuzzer front end yet (docs/cli.md)";
     } else if (std::find(std::begin(kIgnoredFlags), std::end(kIgnoredFlags), name) != std::end(kIgnoredFlags)) {
@@ -162,6 +176,14 @@ void print_libfuzzer_help(const char* program) {
       "                           -max_total_time; -exact_artifact_path names the result).\n"
       " cleanse_crash          0  If 1, replace the bytes of the one crashing input given that\n"
       "                           do not matter (needs -exact_artifact_path).\n"
+      " reload                 1  Every N seconds, run units other processes added to the first\n"
+      "                           corpus directory; 0: never.\n"
+      " jobs                   0  Run this many fuzzing jobs in child processes, output in fuzz-N.log.\n"
+      " workers                0  Jobs at the same time (default: min(jobs, cores / 2)).\n"
+      " fork                   0  Fuzz in this many child processes sharing the first corpus directory.\n"
+      " ignore_crashes         0  With -fork: go on after a child's crash.\n"
+      " ignore_timeouts        1  With -fork: go on after a child's timeout.\n"
+      " ignore_ooms            1  With -fork: go on after a child's out-of-memory.\n"
       "Accepted and ignored (cfuzz's engine decides these itself):",
       program, program);
   for (auto f : kIgnoredFlags) std::printf(" %.*s", static_cast<int>(f.size()), f.data());

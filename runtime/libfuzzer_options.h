@@ -34,6 +34,13 @@ struct LibFuzzerOptions {
   bool minimize_crash = false;
   bool minimize_crash_internal_step = false;  // the child of -minimize_crash
   bool cleanse_crash = false;
+  std::int64_t reload = 1;  // seconds between looks at the output corpus directory; 0: never
+  int jobs = 0;
+  int workers = 0;
+  int fork = 0;
+  bool ignore_crashes = false;
+  bool ignore_timeouts = true;
+  bool ignore_ooms = true;
   std::vector<std::string> inputs;  // corpus directories and input files, in order
   // Flags libFuzzer has that this front end accepts and ignores, said once at start.
   std::vector<std::string> ignored;

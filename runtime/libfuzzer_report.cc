@@ -179,6 +179,16 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   if (g_reported) return status;
   g_reported = true;
   int fd = g_settings.report_fd;
+  bool claims = !g_settings.claim_path.empty() && (!timeout || g_settings.claim_timeouts) && (!oom || g_settings.claim_ooms);
+  if (claims) {
+    int claim = ::open(g_settings.claim_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (claim < 0) {
+      Line l;
+      l.add("INFO: another process of this run reported a failure first; exiting\n").write_to(fd);
+      return kReportedByAnotherExitCode;
+    }
+    ::close(claim);
+  }
   print_error_lines(r, fd);
 
   char raw_name[core::kSha1HexSize + 1];

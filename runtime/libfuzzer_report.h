@@ -32,7 +32,18 @@ struct ArtifactSettings {
   bool raw_unit = true;   // false: the unit is the input's `go test fuzz v1` text
   bool save_artifacts = true;  // false when running given files, as libFuzzer does
   void (*final_stats)(int fd) = nullptr;  // -print_final_stats, after the artifact
+  // Under -jobs and -fork: a file the first failing process creates, so that a failure
+  // found by several at once is reported once. Timeouts and out-of-memory claim it only
+  // when they stop the run (-ignore_timeouts=0, -ignore_ooms=0).
+  std::string claim_path;
+  bool claim_timeouts = true;
+  bool claim_ooms = true;
 };
+
+// The environment variable through which -jobs and -fork give their children claim_path.
+inline constexpr const char* kFailureClaimEnv = "CFUZZ_FAILURE_CLAIM";
+// The exit status of a child that found a failure another child had reported first.
+inline constexpr int kReportedByAnotherExitCode = 72;
 
 // From now on, failures are reported libFuzzer's way and the failing input (what is in
 // `shm`'s current area) is written as an artifact.
