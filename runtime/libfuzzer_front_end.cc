@@ -124,7 +124,10 @@ class FrontEnd {
     } else if (o_.merge_inner == 0) {  // a merge's inner process reads the control file's units
       for (const auto& d : dirs) {
         std::vector<fs::path> inside = unit_files(d);
-        for (const auto& p : inside) units.emplace_back(p.string(), read_unit(p));
+        for (const auto& p : inside) {
+          std::error_code ec;
+          if (fs::exists(p, ec)) units.emplace_back(p.string(), read_unit(p));  // another process may remove one
+        }
         char line[64];
         std::snprintf(line, sizeof line, "INFO: %8zu files found in ", inside.size());
         say(line + d.string());
@@ -387,7 +390,7 @@ class FrontEnd {
     std::size_t before = corpus_.size();
     for (const auto& path : unit_files(output_dir_)) {
       std::string name = path.filename().string();
-      if (!known_units_.insert(name).second || name.find(".tmp") != std::string::npos) continue;
+      if (!known_units_.insert(name).second) continue;
       std::string bytes;
       try {
         bytes = read_unit(path);

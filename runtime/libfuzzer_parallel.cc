@@ -198,11 +198,12 @@ int run_fork(const LibFuzzerOptions& o, int argc, char** argv) {
   auto last_status_at = Clock::now();
   while (!running.empty()) {
     if (o.max_total_time > 0 && Clock::now() - start >= std::chrono::seconds(o.max_total_time)) {
+      status_line(next_job - 1);
       say("INFO: fuzzed for " + std::to_string(seconds()) + " seconds, wrapping up soon");
       stop_all(running);
       break;
     }
-    if (Clock::now() - last_status_at >= std::chrono::seconds(5)) {
+    if (Clock::now() - last_status_at >= std::chrono::seconds(2)) {
       last_status_at = Clock::now();
       status_line(next_job - 1);
     }

@@ -11,6 +11,19 @@ namespace cfuzz::runtime {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// write_unit's temporary files: ".<name>.tmp<pid>", never read as units (another process
+// may be about to rename one).
+constexpr const char* kTemporarySuffix = ".tmp";
+
+bool is_temporary(const fs::path& p) {
+  std::string name = p.filename().string();
+  return name.starts_with(".") && name.find(kTemporarySuffix) != std::string::npos;
+}
+
+}  // namespace
+
 std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types,
                                            bool raw, std::uint64_t max_len) {
   if (raw) {
@@ -39,7 +52,7 @@ std::vector<fs::path> unit_files(const fs::path& dir) {
        it.increment(ec)) {
     if (it->is_directory(ec) && it->path().filename().string().starts_with(".")) {
       it.disable_recursion_pending();
-    } else if (it->is_regular_file(ec)) {
+    } else if (it->is_regular_file(ec) && !is_temporary(it->path())) {
       files.push_back(it->path());
     }
   }
@@ -48,8 +61,7 @@ std::vector<fs::path> unit_files(const fs::path& dir) {
 }
 
 void write_unit(const fs::path& path, const std::string& unit) {
-  fs::path tmp = path;
-  tmp += ".tmp" + std::to_string(getpid());
+  fs::path tmp = path.parent_path() / ("." + path.filename().string() + kTemporarySuffix + std::to_string(getpid()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(unit.data(), static_cast<std::streamsize>(unit.size()));

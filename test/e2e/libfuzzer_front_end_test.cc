@@ -2,7 +2,10 @@
 // binaries: fuzzing into corpus directories with -artifact_prefix, each failure kind with
 // its artifact, exit status and report lines (matched with ClusterFuzz's own regexes), then
 // reproduction of the artifact with -runs=100.
+#include <signal.h>
+
 #include <regex>
+#include <thread>
 #include <set>
 #include <sstream>
 
@@ -123,6 +126,10 @@ TEST(LibFuzzerFrontEnd, ALeakIsFoundByLeakSanitizerAndWrittenAsALeakUnit) {
   expect_found_and_reproduced("LEAK", "leak", 77, "ERROR: LeakSanitizer: detected memory leaks");
 }
 
+TEST(LibFuzzerFrontEnd, WritingToTheConstInputIsAFailureAsUnderLibFuzzer) {
+  expect_found_and_reproduced("OVWR", "crash", 77, "ERROR: libFuzzer: fuzz target overwrites its const input");
+}
+
 TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   TempDir dir;
   auto fuzz = [&](const std::string& out) {
@@ -174,6 +181,178 @@ TEST(LibFuzzerFrontEnd, ATypedTestFuzzesWithUnitsInGoFormatAndItsFindingReproduc
   CommandResult again = run({target("typed_args"), "--run", "FuzzTyped$", path});
   EXPECT_EQ(again.exit_code, 77) << again.err;
   EXPECT_NE(again.err.find("planted bug"), std::string::npos);
+}
+
+// ClusterFuzz's merge statistics line (libFuzzer/stats.py): features and edges added.
+std::pair<int, int> merge_stats(const std::string& log) {
+  static const std::regex re(
+      R"(MERGE-OUTER:\s+\d+\s+new files with\s+(\d+)\s+new features added;\s+(\d+)\s+new coverage edges.*)");
+  std::pair<int, int> stats{-1, -1};
+  std::istringstream in(log);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, re, std::regex_constants::match_continuous)) {
+      stats = {std::stoi(m[1]), std::stoi(m[2])};
+    }
+  }
+  return stats;
+}
+
+// Units from a short fuzzing run with a fixed seed.
+void fuzz_units(const fs::path& dir, const std::string& seed, const std::string& runs) {
+  fs::create_directories(dir);
+  CommandResult r = run({target("libfuzzer_kinds"), "-seed=" + seed, "-runs=" + runs, dir.string()},
+                        CommandOptions{.env = {"LIBFUZZER_KINDS_ARMED=none"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThatHung) {
+  TempDir dir;
+  fuzz_units(dir / "corpus", "1", "3000");
+  fs::create_directories(dir / "out");
+  write_file(dir / "corpus" / "zz-hang", "HANG");  // listed after the small units
+  std::vector<std::string> merge = {target("libfuzzer_kinds"), "-merge=1",
+                                    "-merge_control_file=" + (dir / "MCF").string(), (dir / "out").string(),
+                                    (dir / "corpus").string()};
+  {
+    // The inner process hangs on the unit (no -timeout): kill everything, as an
+    // infrastructure's time limit would.
+    Background b(merge);
+    for (int i = 0; i < 600 && read_file(dir / "MCF").find(" 4\n") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (pid_t pid : processes_running(target("libfuzzer_kinds"))) kill(pid, SIGKILL);
+    b.wait(std::chrono::seconds(30));
+  }
+  std::string mcf = read_file(dir / "MCF");
+  ASSERT_NE(mcf.find("STARTED"), std::string::npos) << mcf;
+  EXPECT_TRUE(files_in(dir / "out").empty());
+
+  CommandResult resumed = run(merge);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("MERGE-OUTER: control file ok"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.err.find("zz-hang' will be skipped as unlucky"), std::string::npos) << resumed.err;
+  auto [features, edges] = merge_stats(resumed.err);
+  EXPECT_GT(features, 0);
+  EXPECT_GT(edges, 0);
+  auto out = files_in(dir / "out");
+  EXPECT_FALSE(out.empty());
+  EXPECT_LT(out.size(), files_in(dir / "corpus").size());
+  for (const auto& f : out) EXPECT_EQ(f.filename().string(), sha1_of(read_file(f)));
+
+  // The same command again runs only the units now in the output directory, and adds
+  // nothing.
+  CommandResult again = run(merge);
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_NE(again.err.find("reusing coverage information from the given control file"), std::string::npos);
+  EXPECT_EQ(merge_stats(again.err), std::make_pair(0, 0)) << again.err;
+  EXPECT_EQ(files_in(dir / "out").size(), out.size());
+}
+
+TEST(LibFuzzerFrontEnd, TwoStepMergeGivesTheCoverageTheNewUnitsAdd) {
+  // ClusterFuzz's two steps: the old corpus alone, then with the new units, one control
+  // file; the difference of the two statistics is what fuzzing added.
+  TempDir dir;
+  fuzz_units(dir / "corpus", "1", "300");
+  fuzz_units(dir / "new", "2", "20000");
+  std::string mcf = "-merge_control_file=" + (dir / "MCF").string();
+  fs::create_directories(dir / "out");
+  CommandResult one = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(), (dir / "corpus").string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  fs::remove_all(dir / "out");
+  fs::create_directories(dir / "out");
+  CommandResult two = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(),
+                           (dir / "corpus").string(), (dir / "new").string()});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.err.find("reusing coverage information from the given control file"), std::string::npos) << two.err;
+  auto [f1, e1] = merge_stats(one.err);
+  auto [f2, e2] = merge_stats(two.err);
+  EXPECT_GT(f1, 0);
+  EXPECT_GT(f2, f1) << one.err << two.err;
+  EXPECT_GE(e2, e1);
+  // Only the new units ran in the second step.
+  EXPECT_NE(two.err.find("MERGE-INNER: " + std::to_string(files_in(dir / "new").size()) + " total files"),
+            std::string::npos)
+      << two.err;
+}
+
+TEST(LibFuzzerFrontEnd, MinimizeCrashShrinksTheInputAndCleanseKeepsItCrashing) {
+  TempDir dir;
+  write_file(dir / "crash", "CRSH\x40 and a long tail that the crash does not need");
+  CommandResult min = run({target("libfuzzer_kinds"), "-minimize_crash=1", "-max_total_time=60",
+                           "-exact_artifact_path=" + (dir / "min").string(), (dir / "crash").string()},
+                          CommandOptions{.cwd = dir.str()});
+  ASSERT_EQ(min.exit_code, 0) << min.err;
+  EXPECT_NE(min.err.find("CRASH_MIN: failed to minimize beyond"), std::string::npos) << min.err;
+  std::string small = read_file(dir / "min");
+  EXPECT_EQ(small.size(), 5u) << small;
+  EXPECT_EQ(small.substr(0, 4), "CRSH");
+  EXPECT_NE(run({target("libfuzzer_kinds"), (dir / "min").string()}).exit_code, 0);
+
+  write_file(dir / "to-cleanse", "CRSH\x40xyz");
+  CommandResult clean = run({target("libfuzzer_kinds"), "-cleanse_crash=1",
+                             "-exact_artifact_path=" + (dir / "clean").string(), (dir / "to-cleanse").string()});
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_NE(clean.err.find("CLEANSE: Replaced byte 4 with 0x20"), std::string::npos) << clean.err;
+  std::string cleansed = read_file(dir / "clean");
+  EXPECT_EQ(cleansed.substr(0, 4), "CRSH");
+  EXPECT_EQ(cleansed.substr(4), "    ");
+  EXPECT_NE(run({target("libfuzzer_kinds"), (dir / "clean").string()}).exit_code, 0);
+
+  write_file(dir / "fine", "a=1;");
+  CommandResult fine = run({target("libfuzzer_kinds"), "-minimize_crash=1", "-runs=100", (dir / "fine").string()});
+  EXPECT_EQ(fine.exit_code, 1);
+  EXPECT_NE(fine.err.find("ERROR: the input " + (dir / "fine").string() + " did not crash"), std::string::npos);
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(LibFuzzerFrontEnd, JobsRunTwoWorkersAndTheirCrashIsReportedOnce) {
+  FuzzTask task;
+  CommandResult r = task.fuzz("CRSH", {"-jobs=2", "-workers=2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("Running 2 workers"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("== Job 0 exited with exit code"), std::string::npos);
+  EXPECT_NE(r.err.find("== Job 1 exited with exit code"), std::string::npos);
+  EXPECT_EQ(count_of(r.err, "Test unit written to"), 1) << r.err;
+  EXPECT_EQ(files_in(task.artifacts).size(), 1u);
+  EXPECT_TRUE(fs::exists(task.dir / "fuzz-0.log"));
+  EXPECT_TRUE(fs::exists(task.dir / "fuzz-1.log"));
+}
+
+TEST(LibFuzzerFrontEnd, ForkRunsTwoFuzzingProcessesAndTheirCrashIsReportedOnce) {
+  {
+    // Two children fuzz at once, beside the parent.
+    TempDir dir;
+    fs::create_directories(dir / "c");
+    Background b({target("libfuzzer_kinds"), "-fork=2", "-max_total_time=4", (dir / "c").string()},
+                 CommandOptions{.env = {"LIBFUZZER_KINDS_ARMED=none"}});
+    std::size_t most = 0;
+    for (int i = 0; i < 30; ++i) {
+      most = std::max(most, processes_running(target("libfuzzer_kinds")).size());
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CommandResult r = b.wait(std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(most, 3u);
+    EXPECT_TRUE(any_line(r.err, kEngineLine)) << r.err;  // "#N: cov: ..." status lines
+    EXPECT_FALSE(files_in(dir / "c").empty());
+  }
+  FuzzTask task;
+  CommandResult r = task.fuzz("CRSH", {"-fork=2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("INFO: -fork=2: fuzzing in separate process(s)"), std::string::npos);
+  EXPECT_NE(r.err.find("INFO: log from the inner process:"), std::string::npos);
+  EXPECT_EQ(count_of(r.err, "Test unit written to"), 1) << r.err;
+  EXPECT_EQ(files_in(task.artifacts).size(), 1u);
+  std::string path = testcase_path(r.err);
+  ASSERT_FALSE(path.empty());
+  EXPECT_NE(task.reproduce(path).exit_code, 0);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 //   "HANG"                                 an endless loop
 //   "OOMM"                                 allocates without bound
 //   "LEAK"                                 loses an allocation
+//   "OVWR"                                 writes to its const input
 // There is enough parsing code around them for OSS-Fuzz's bad-build check (over 100
 // edges). It builds with clang -fsanitize=fuzzer as well as with cfuzz-clang++.
 // LIBFUZZER_KINDS_ARMED=CRSH,HANG (say) arms only those, so that a test can ask fuzzing to
@@ -141,6 +142,8 @@ void planted(const uint8_t* data, size_t size) {
       std::memset(p, 1, 1 << 20);
       g_sink = p[g_sink & 1023];
     }
+  } else if (std::memcmp(data, "OVWR", 4) == 0) {
+    const_cast<uint8_t*>(data)[0] ^= 1;
   } else if (std::memcmp(data, "LEAK", 4) == 0) {
     auto* p = static_cast<char*>(std::malloc(64));
     std::memcpy(p, data, 4);
