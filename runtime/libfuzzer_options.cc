@@ -54,6 +54,8 @@ bool wants_libfuzzer_front_end(int argc, char** argv) {
     std::string_view arg = argv[i];
     if (takes_next_argument(arg)) {
       ++i;
+    } else if (arg.starts_with("-run=")) {
+      // go test's spelling of the seed run's --run (libFuzzer has no -run flag)
     } else if ((is_flag(arg) && arg.find('=') != std::string_view::npos) || !arg.starts_with("-")) {
       return true;
     }

@@ -41,7 +41,7 @@ const char kUsage[] =
     "\n"
     "Given libFuzzer's arguments (-flag=value, corpus directories, input files), a target is\n"
     "a libFuzzer binary: it fuzzes in-process, or runs the files given once each (-help=1\n"
-    "lists libFuzzer's flags; docs/cli.md).\n";
+    "lists libFuzzer's flags; docs/oss-fuzz.md).\n";
 
 struct Args {
   cfuzz::runtime::StandaloneOptions standalone;
