@@ -422,10 +422,19 @@ def main():
     ap.add_argument("--only", default="speed,crash,deep,structure,coverage",
                     help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash "
                          "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), structure "
-                         "(custom mutators), coverage")
-    args = ap.parse_args()
+                         "(custom mutators), coverage; or realworld (not in the default set: real libraries "
+                         "from Debian source packages, scripts/bench/realworld.py, whose options may follow)")
+    args, rest = ap.parse_known_args()
     mode = MODES["quick" if args.quick else "full"]
     parts = set(args.only.split(","))
+    if "realworld" in parts:
+        import realworld
+        realworld.main(["--quick"] * args.quick + rest)
+        parts.discard("realworld")
+        if not parts:
+            return
+    elif rest:
+        ap.error(f"unrecognized arguments: {' '.join(rest)}")
     if not parts <= {"speed", "crash", "deep", "structure", "coverage"}:
         ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, structure, coverage")
     have_afl = not args.no_afl and shutil.which("afl-fuzz") is not None and shutil.which("afl-clang-fast++")
