@@ -25,6 +25,12 @@ inline constexpr std::uint64_t kSeededCallExecs = 2000;
 inline constexpr std::uint64_t kInputToStateCalls = 4;
 inline constexpr std::uint64_t kInputToStateCandidates = 512;
 
+// An input with new coverage is shrunk (Go's minimization, keeping the new coverage) for at
+// most this long and this many executions before it joins the corpus: enough for most
+// inputs, short enough not to hold up fuzzing.
+inline constexpr std::uint64_t kInterestingMinimizeMillis = 1000;
+inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
+
 struct FuzzCallPlan {
   std::size_t entry = 0;
   std::size_t splice = 0;

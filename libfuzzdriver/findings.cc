@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/coverage.h"
+#include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
@@ -27,9 +28,6 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// Minimizing a new-coverage input must not hold up fuzzing for long.
-constexpr milliseconds kInterestingMinimizeTime{1000};
-constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
 
 std::string input_summary(const corpus::Entry& e) {
   std::string text = corpus::encode(e);
@@ -69,10 +67,10 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
 
   corpus::Entry best = values;
   if (!opts_.minimize_time.is_zero()) {
-    std::uint64_t granted = reserve(kInterestingMinimizeExecs);
+    std::uint64_t granted = reserve(core::kInterestingMinimizeExecs);
     if (granted > 1) {
       MinimizeLimits limits;
-      limits.deadline = Clock::now() + kInterestingMinimizeTime;
+      limits.deadline = Clock::now() + milliseconds(core::kInterestingMinimizeMillis);
       limits.execs = granted - 1;  // one left to measure the result
       limits.cancelled = [this] { return interrupted_.load(); };
       MinimizeOutcome mo = minimize_coverage(w, values, keep, limits);

@@ -19,6 +19,10 @@ runs with different seeds (every run of every fuzzer starts from the same seed i
                    one clang source-coverage build (llvm-cov branches and lines)
   peak memory      resident set of the whole fuzzer process tree (sampled every 100 ms)
   scaling          execs/sec with 2 workers over 1 worker
+  frontend         (with --only frontend) the same targets run as libFuzzer binaries: cfuzz's
+                   libFuzzer front end beside libFuzzer and `cfuzz run`, one process each:
+                   execs/sec of the empty target, time to crash on the puzzles, the parser
+                   and the deep targets
 
 Each line ends with cfuzz/libFuzzer; the Markdown table goes to build/bench/results.md.
 """
@@ -277,10 +281,11 @@ class LibFuzzer:
 
     def __init__(self, bins):
         self.bins = bins
+        self.prefix = "libfuzzer"  # the binaries built with -fsanitize=fuzzer
 
     def execs(self, work, target, workers, secs, seed):
         corpus = seed_files(target, work / "corpus")
-        args = [self.bins / f"libfuzzer_{target}", f"-max_total_time={secs}", f"-seed={seed}",
+        args = [self.bins / f"{self.prefix}_{target}", f"-max_total_time={secs}", f"-seed={seed}",
                 "-print_final_stats=1", f"-artifact_prefix={work}/"]
         if workers > 1:
             # Parallel jobs: independent fuzzing processes sharing the corpus directory, each
@@ -295,16 +300,25 @@ class LibFuzzer:
 
     def crash(self, work, target, cap, seed):
         corpus = seed_files(target, work / "corpus")
-        r = run([self.bins / f"libfuzzer_{target}", f"-max_total_time={cap}", f"-seed={seed}",
+        r = run([self.bins / f"{self.prefix}_{target}", f"-max_total_time={cap}", f"-seed={seed}",
                  f"-artifact_prefix={work}/", corpus], work, timeout=cap + 60)
         found = any(work.glob("crash-*")) or any(work.glob("leak-*"))
         return r.wall if found else None
 
     def corpus(self, work, target, secs, seed):
         corpus = seed_files(target, work / "corpus")
-        r = run([self.bins / f"libfuzzer_{target}_nobug", f"-max_total_time={secs}", f"-seed={seed}",
+        r = run([self.bins / f"{self.prefix}_{target}_nobug", f"-max_total_time={secs}", f"-seed={seed}",
                  f"-artifact_prefix={work}/", corpus], work, sample_rss=True)
         return corpus, r.peak_rss_kb
+
+
+class CfuzzLibFuzzerFrontEnd(LibFuzzer):
+    """The cfuzz-built target run as a libFuzzer binary: cfuzz's engine behind libFuzzer's flags."""
+    name = "cfuzz -flags"
+
+    def __init__(self, bins):
+        super().__init__(bins)
+        self.prefix = "cfuzz"
 
 
 class Aflpp:
@@ -383,23 +397,24 @@ def coverage_of(bins, corpus_dir, work):
 # ---------------------------------------------------------------- the run
 
 class Table:
-    def __init__(self, fuzzers):
+    def __init__(self, fuzzers, ratio=("cfuzz", "libFuzzer")):
         self.fuzzers = fuzzers
+        self.ratio = ratio  # the ratio column: ratio[0] / ratio[1]
         self.rows = []
 
     def add(self, figure, values, fmt, higher_is_better, note=""):
         """values: fuzzer name -> number (or None). Prints the line, keeps the row."""
         shown = {f: (fmt(values[f]) if values.get(f) is not None else "n/a") for f in self.fuzzers}
-        c, l = values.get("cfuzz"), values.get("libFuzzer")
+        c, l = values.get(self.ratio[0]), values.get(self.ratio[1])
         ratio = f"{c / l:.2f}" if c is not None and l not in (None, 0) else "n/a"
         better = "higher is better" if higher_is_better else "lower is better"
         parts = "  ".join(f"{f} {shown[f]}" for f in self.fuzzers)
-        print(f"{figure}: {parts}  cfuzz/libFuzzer {ratio} ({better}){'  ' + note if note else ''}",
+        print(f"{figure}: {parts}  {self.ratio[0]}/{self.ratio[1]} {ratio} ({better}){'  ' + note if note else ''}",
               flush=True)
         self.rows.append((figure, shown, ratio, better, note))
 
     def markdown(self):
-        head = "| figure | " + " | ".join(self.fuzzers) + " | cfuzz/libFuzzer | |\n"
+        head = "| figure | " + " | ".join(self.fuzzers) + f" | {self.ratio[0]}/{self.ratio[1]} | |\n"
         head += "|---" * (len(self.fuzzers) + 3) + "|\n"
         body = ""
         for figure, shown, ratio, better, note in self.rows:
@@ -422,7 +437,8 @@ def main():
     ap.add_argument("--only", default="speed,crash,deep,structure,coverage",
                     help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash "
                          "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), structure "
-                         "(custom mutators), coverage; or realworld (not in the default set: real libraries "
+                         "(custom mutators), coverage; or, not in the default set: frontend (the targets run as "
+                         "libFuzzer binaries: cfuzz's libFuzzer front end beside libFuzzer and cfuzz run), realworld (real libraries "
                          "from Debian source packages, scripts/bench/realworld.py, whose options may follow)")
     args, rest = ap.parse_known_args()
     mode = MODES["quick" if args.quick else "full"]
@@ -435,8 +451,9 @@ def main():
             return
     elif rest:
         ap.error(f"unrecognized arguments: {' '.join(rest)}")
-    if not parts <= {"speed", "crash", "deep", "structure", "coverage"}:
-        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, structure, coverage")
+    if not parts <= {"speed", "crash", "deep", "structure", "coverage", "frontend"}:
+        ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, structure, coverage, "
+                 "frontend")
     have_afl = not args.no_afl and shutil.which("afl-fuzz") is not None and shutil.which("afl-clang-fast++")
     bins = build_all(have_afl)
     fuzzers = [Cfuzz(bins), LibFuzzer(bins)] + ([Aflpp(bins)] if have_afl else [])
@@ -479,7 +496,7 @@ def main():
                       lambda v: f"{v:.2f}x", True)
 
     # Time to first crash (runs that do not find it count as the cap).
-    def time_to_crash(target, runs, cap):
+    def time_to_crash(target, runs, cap, fuzzers=fuzzers, table=table):
         times = {f.name: [] for f in fuzzers}
         for rep in range(runs):
             for f in fuzzers:
@@ -549,7 +566,29 @@ def main():
         table.add("peak RSS of the process tree, json_parser (ASan), 1 worker",
                   {k: v / 1024 for k, v in med(rss).items()}, lambda v: f"{v:.0f} MiB", False)
 
-    (OUT / "results.md").write_text(table.markdown())
+    # The libFuzzer front end: the same targets run as libFuzzer binaries, against libFuzzer
+    # and against `cfuzz run` (one process each).
+    markdown = table.markdown()
+    if "frontend" in parts:
+        front = [CfuzzLibFuzzerFrontEnd(bins), LibFuzzer(bins), Cfuzz(bins)]
+        names = [f.name for f in front]
+        vs_libfuzzer = Table(names, ratio=("cfuzz -flags", "libFuzzer"))
+        per = {f.name: [] for f in front}
+        for rep in range(mode["exec_runs"]):
+            for f in front:
+                rate, _ = f.execs(work_dir(f"{f.name}-execs-empty"), "empty", 1, mode["exec_secs"], 1000 + rep)
+                per[f.name].append(rate)
+        vs_libfuzzer.add("execs/sec, empty target, 1 process", {k: statistics.median(v) for k, v in per.items()},
+                         human, True, f"median of {mode['exec_runs']} runs of {mode['exec_secs']} s")
+        # The deep targets that some fuzzer finds within the cap.
+        for target in PUZZLES + ["json_parser", "deep_tlv", "counter_n", "repeated_run", "switch_sum",
+                                 "nested_netstring"]:
+            cap = mode["bug_cap"] if target == "json_parser" else mode["deep_cap"] if target in DEEP else mode["puzzle_cap"]
+            runs = mode["bug_runs"] if target == "json_parser" else mode["deep_runs"] if target in DEEP else mode["puzzle_runs"]
+            time_to_crash(target, runs, cap, fuzzers=front, table=vs_libfuzzer)
+        markdown += "\n" + vs_libfuzzer.markdown()
+
+    (OUT / "results.md").write_text(markdown)
     log(f"table written to {OUT / 'results.md'}")
 
 

@@ -51,6 +51,21 @@ std::string sha1_of(const std::string& data) {
   return hex;
 }
 
+// ClusterFuzz's merge statistics line (libFuzzer/stats.py): features and edges added.
+std::pair<int, int> merge_stats(const std::string& log) {
+  static const std::regex re(
+      R"(MERGE-OUTER:\s+\d+\s+new files with\s+(\d+)\s+new features added;\s+(\d+)\s+new coverage edges.*)");
+  std::pair<int, int> stats{-1, -1};
+  std::istringstream in(log);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, re, std::regex_constants::match_continuous)) {
+      stats = {std::stoi(m[1]), std::stoi(m[2])};
+    }
+  }
+  return stats;
+}
+
 struct FuzzTask {
   TempDir dir;
   fs::path new_dir = dir / "new", corpus_dir = dir / "corpus", artifacts = dir / "crashes";
@@ -78,8 +93,9 @@ struct FuzzTask {
   }
 };
 
-// Fuzzes until the armed kind is found; checks the artifact and that it reproduces.
-void expect_found_and_reproduced(const std::string& armed, const std::string& kind, int exit_code,
+// ClusterFuzz's tasks in turn: fuzz until the armed kind is found (the artifact, its name, the
+// log), reproduce it, minimize it, and merge the units the fuzzing found into the corpus.
+void expect_cluster_fuzz_tasks(const std::string& armed, const std::string& kind, int exit_code,
                                  const std::string& error_line, std::vector<std::string> extra = {}) {
   FuzzTask task;
   CommandResult r = task.fuzz(armed, extra);
@@ -106,28 +122,56 @@ void expect_found_and_reproduced(const std::string& armed, const std::string& ki
   EXPECT_EQ(again.exit_code, exit_code) << again.err;
   EXPECT_NE(again.err.find(error_line), std::string::npos) << again.err;
   EXPECT_NE(again.err.find("Running: " + path), std::string::npos);
+
+  // ClusterFuzz's minimize task: the result at an exact path, still failing the same way.
+  fs::path minimized = task.dir / "minimized";
+  std::vector<std::string> minimize = {target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560"};
+  minimize.insert(minimize.end(), extra.begin(), extra.end());
+  minimize.insert(minimize.end(), {"-max_total_time=30", "-exact_artifact_path=" + minimized.string(),
+                                   "-minimize_crash=1", "-artifact_prefix=" + (task.dir / "minimize-").string(), path});
+  CommandResult m = run(minimize, CommandOptions{.cwd = task.dir.str()});
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  ASSERT_TRUE(fs::exists(minimized)) << m.err;
+  EXPECT_LE(read_file(minimized).size(), unit.size());
+  EXPECT_EQ(read_file(minimized).substr(0, 4), armed);
+  EXPECT_EQ(task.reproduce(minimized.string(), extra).exit_code, exit_code);
+
+  // And its merge of what fuzzing found into the corpus, in two steps on one control file.
+  fs::path merged = task.dir / "merged";
+  std::string mcf = "-merge_control_file=" + (task.dir / "MCF").string();
+  fs::create_directories(merged);
+  CommandResult step1 = run({target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560", "-merge=1", mcf,
+                             merged.string(), task.corpus_dir.string()});
+  fs::remove_all(merged);
+  fs::create_directories(merged);
+  CommandResult step2 = run({target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560", "-merge=1", mcf,
+                             merged.string(), task.corpus_dir.string(), task.new_dir.string()});
+  ASSERT_EQ(step1.exit_code, 0) << step1.err;
+  ASSERT_EQ(step2.exit_code, 0) << step2.err;
+  EXPECT_GT(merge_stats(step2.err).first, merge_stats(step1.err).first) << step1.err << step2.err;
+  EXPECT_GT(files_in(merged).size(), 1u);
 }
 
 TEST(LibFuzzerFrontEnd, ACrashIsFoundWrittenUnderTheArtifactPrefixAndReproduces) {
   // ASan reports the overflow and ends the process with its own exit status, 1.
-  expect_found_and_reproduced("CRSH", "crash", 1, "ERROR: AddressSanitizer: heap-buffer-overflow");
+  expect_cluster_fuzz_tasks("CRSH", "crash", 1, "ERROR: AddressSanitizer: heap-buffer-overflow");
 }
 
 TEST(LibFuzzerFrontEnd, AHangIsATimeoutWithExitStatus70) {
-  expect_found_and_reproduced("HANG", "timeout", 70, "ERROR: libFuzzer: timeout after 1 seconds", {"-timeout=1"});
+  expect_cluster_fuzz_tasks("HANG", "timeout", 70, "ERROR: libFuzzer: timeout after 1 seconds", {"-timeout=1"});
 }
 
 TEST(LibFuzzerFrontEnd, MemoryPastTheLimitIsAnOutOfMemoryWithExitStatus71) {
-  expect_found_and_reproduced("OOMM", "oom", 71, "ERROR: libFuzzer: out-of-memory (used: ", {"-rss_limit_mb=300"});
+  expect_cluster_fuzz_tasks("OOMM", "oom", 71, "ERROR: libFuzzer: out-of-memory (used: ", {"-rss_limit_mb=300"});
 }
 
 TEST(LibFuzzerFrontEnd, ALeakIsFoundByLeakSanitizerAndWrittenAsALeakUnit) {
   // libFuzzer checks for leaks itself and ends with -error_exitcode.
-  expect_found_and_reproduced("LEAK", "leak", 77, "ERROR: LeakSanitizer: detected memory leaks");
+  expect_cluster_fuzz_tasks("LEAK", "leak", 77, "ERROR: LeakSanitizer: detected memory leaks");
 }
 
 TEST(LibFuzzerFrontEnd, WritingToTheConstInputIsAFailureAsUnderLibFuzzer) {
-  expect_found_and_reproduced("OVWR", "crash", 77, "ERROR: libFuzzer: fuzz target overwrites its const input");
+  expect_cluster_fuzz_tasks("OVWR", "crash", 77, "ERROR: libFuzzer: fuzz target overwrites its const input");
 }
 
 TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
@@ -181,21 +225,6 @@ TEST(LibFuzzerFrontEnd, ATypedTestFuzzesWithUnitsInGoFormatAndItsFindingReproduc
   CommandResult again = run({target("typed_args"), "--run", "FuzzTyped$", path});
   EXPECT_EQ(again.exit_code, 77) << again.err;
   EXPECT_NE(again.err.find("planted bug"), std::string::npos);
-}
-
-// ClusterFuzz's merge statistics line (libFuzzer/stats.py): features and edges added.
-std::pair<int, int> merge_stats(const std::string& log) {
-  static const std::regex re(
-      R"(MERGE-OUTER:\s+\d+\s+new files with\s+(\d+)\s+new features added;\s+(\d+)\s+new coverage edges.*)");
-  std::pair<int, int> stats{-1, -1};
-  std::istringstream in(log);
-  std::smatch m;
-  for (std::string line; std::getline(in, line);) {
-    if (std::regex_search(line, m, re, std::regex_constants::match_continuous)) {
-      stats = {std::stoi(m[1]), std::stoi(m[2])};
-    }
-  }
-  return stats;
 }
 
 // Units from a short fuzzing run with a fixed seed.
