@@ -140,12 +140,15 @@ void expect_cluster_fuzz_tasks(const std::string& armed, const std::string& kind
   fs::path merged = task.dir / "merged";
   std::string mcf = "-merge_control_file=" + (task.dir / "MCF").string();
   fs::create_directories(merged);
+  CommandOptions as_fuzzed{.cwd = task.dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=" + armed}};
   CommandResult step1 = run({target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560", "-merge=1", mcf,
-                             merged.string(), task.corpus_dir.string()});
+                             merged.string(), task.corpus_dir.string()},
+                            as_fuzzed);
   fs::remove_all(merged);
   fs::create_directories(merged);
   CommandResult step2 = run({target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560", "-merge=1", mcf,
-                             merged.string(), task.corpus_dir.string(), task.new_dir.string()});
+                             merged.string(), task.corpus_dir.string(), task.new_dir.string()},
+                            as_fuzzed);
   ASSERT_EQ(step1.exit_code, 0) << step1.err;
   ASSERT_EQ(step2.exit_code, 0) << step2.err;
   EXPECT_GT(merge_stats(step2.err).first, merge_stats(step1.err).first) << step1.err << step2.err;
@@ -199,14 +202,16 @@ TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
 }
 
 TEST(LibFuzzerFrontEnd, FlagsAreWarnedAboutAsLibFuzzerDoes) {
-  CommandResult unknown = run({target("libfuzzer_kinds"), "-no_such_flag=1", "-runs=10"});
+  TempDir dir;
+  CommandOptions in_dir{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=none"}};
+  CommandResult unknown = run({target("libfuzzer_kinds"), "-no_such_flag=1", "-runs=10"}, in_dir);
   EXPECT_EQ(unknown.exit_code, 0) << unknown.err;
   EXPECT_NE(unknown.err.find("WARNING: unrecognized flag '-no_such_flag=1'; use -help=1 to list all flags"),
             std::string::npos);
-  CommandResult help = run({target("libfuzzer_kinds"), "-help=1"});
+  CommandResult help = run({target("libfuzzer_kinds"), "-help=1"}, in_dir);
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find(" max_total_time "), std::string::npos);
-  CommandResult bad = run({target("libfuzzer_kinds"), "-runs=many"});
+  CommandResult bad = run({target("libfuzzer_kinds"), "-runs=many"}, in_dir);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("-runs=many: expected an integer"), std::string::npos) << bad.err;
 }
@@ -240,13 +245,14 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
   fuzz_units(dir / "corpus", "1", "3000");
   fs::create_directories(dir / "out");
   write_file(dir / "corpus" / "zz-hang", "HANG");  // listed after the small units
+  CommandOptions only_hang{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=HANG"}};
   std::vector<std::string> merge = {target("libfuzzer_kinds"), "-merge=1",
                                     "-merge_control_file=" + (dir / "MCF").string(), (dir / "out").string(),
                                     (dir / "corpus").string()};
   {
     // The inner process hangs on the unit (no -timeout): kill everything, as an
     // infrastructure's time limit would.
-    Background b(merge);
+    Background b(merge, only_hang);
     for (int i = 0; i < 600 && read_file(dir / "MCF").find(" 4\n") == std::string::npos; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -258,7 +264,7 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
   ASSERT_NE(mcf.find("STARTED"), std::string::npos) << mcf;
   EXPECT_TRUE(files_in(dir / "out").empty());
 
-  CommandResult resumed = run(merge);
+  CommandResult resumed = run(merge, only_hang);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("MERGE-OUTER: control file ok"), std::string::npos) << resumed.err;
   EXPECT_NE(resumed.err.find("zz-hang' will be skipped as unlucky"), std::string::npos) << resumed.err;
@@ -272,7 +278,7 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
 
   // The same command again runs only the units now in the output directory, and adds
   // nothing.
-  CommandResult again = run(merge);
+  CommandResult again = run(merge, only_hang);
   EXPECT_EQ(again.exit_code, 0);
   EXPECT_NE(again.err.find("reusing coverage information from the given control file"), std::string::npos);
   EXPECT_EQ(merge_stats(again.err), std::make_pair(0, 0)) << again.err;
@@ -287,12 +293,15 @@ TEST(LibFuzzerFrontEnd, TwoStepMergeGivesTheCoverageTheNewUnitsAdd) {
   fuzz_units(dir / "new", "2", "20000");
   std::string mcf = "-merge_control_file=" + (dir / "MCF").string();
   fs::create_directories(dir / "out");
-  CommandResult one = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(), (dir / "corpus").string()});
+  CommandOptions unarmed{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=none"}};
+  CommandResult one = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(), (dir / "corpus").string()},
+                          unarmed);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   fs::remove_all(dir / "out");
   fs::create_directories(dir / "out");
   CommandResult two = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(),
-                           (dir / "corpus").string(), (dir / "new").string()});
+                           (dir / "corpus").string(), (dir / "new").string()},
+                          unarmed);
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_NE(two.err.find("reusing coverage information from the given control file"), std::string::npos) << two.err;
   auto [f1, e1] = merge_stats(one.err);
