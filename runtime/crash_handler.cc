@@ -50,6 +50,7 @@ namespace {
 struct Module {
   std::uintptr_t begin, end, base;
   char name[64];
+  char path[256];  // for a symbolizer: the main program's is /proc/self/exe's target
   bool system;  // libc, libstdc++, the loader...: never the crash site
 };
 constexpr int kMaxModules = 128;
@@ -77,7 +78,13 @@ int collect_module(dl_phdr_info* info, size_t, void*) {
   m.base = info->dlpi_addr;
   std::string_view path = info->dlpi_name != nullptr ? info->dlpi_name : "";
   m.system = is_system_path(path);
-  if (path.empty()) path = program_invocation_short_name;
+  if (path.empty()) {
+    ssize_t n = readlink("/proc/self/exe", m.path, sizeof m.path - 1);
+    m.path[n > 0 ? n : 0] = '\0';
+    path = program_invocation_short_name;
+  } else {
+    core::failure_set(m.path, path);
+  }
   if (auto slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
   core::failure_set(m.name, path);
   return 0;
@@ -132,13 +139,15 @@ struct Text {
   }
 };
 
-void write_stderr(std::string_view s) {
+void write_stderr_to(int fd, std::string_view s) {
   while (!s.empty()) {
-    ssize_t n = ::write(2, s.data(), s.size());
+    ssize_t n = ::write(fd, s.data(), s.size());
     if (n <= 0) return;
     s.remove_prefix(static_cast<std::size_t>(n));
   }
 }
+
+void write_stderr(std::string_view s) { write_stderr_to(2, s); }
 
 void add_frame(Text& t, std::uintptr_t pc) {
   const Module* m = module_of(pc);
@@ -269,6 +278,39 @@ void describe_site_from_backtrace(core::FailureRecord& r) {
   for (int k = 0; i < w.n && k < 3; ++i, ++k) {
     if (w.ip[i] >= entry && w.ip[i] < entry + 64) break;
     add_frame(t, w.ip[i]);
+  }
+}
+
+void print_stack_trace(int fd) {
+  Walk w;
+  w.n = 0;
+  _Unwind_Backtrace(collect_frame, &w);
+  // Frames up to the first system frame are the handler's own, then come the signal
+  // trampoline's (see above); the stack starts where the fault was.
+  int i = 0;
+  while (i < w.n && !(module_of(w.ip[i]) != nullptr && module_of(w.ip[i])->system)) ++i;
+  if (i == w.n) i = 0;
+  while (i < w.n && module_of(w.ip[i]) != nullptr && module_of(w.ip[i])->system) ++i;
+  if (i == w.n) i = 0;
+  auto entry = reinterpret_cast<std::uintptr_t>(&call_fuzz_function);
+  for (int k = 0; i < w.n; ++i, ++k) {
+    char buf[400];
+    Text t{buf, sizeof buf};
+    t.add("    #");
+    t.add_int(k);
+    t.add(" ");
+    t.add_hex(w.ip[i]);
+    const Module* m = module_of(w.ip[i]);
+    if (m != nullptr) {
+      t.add(" in (");
+      t.add(m->path[0] != '\0' ? m->path : m->name);
+      t.add("+");
+      t.add_hex(w.ip[i] - m->base);
+      t.add(")");
+    }
+    t.add("\n");
+    write_stderr_to(fd, std::string_view(buf, t.len));
+    if (w.ip[i] >= entry && w.ip[i] < entry + 64) break;  // the runtime called the target here
   }
 }
 

@@ -50,6 +50,10 @@ inline void end_execution() { execution_state().phase->store(0, std::memory_orde
 // "module+0xoffset" words. Skips the runtime's frames and system libraries.
 void describe_site_from_backtrace(core::FailureRecord& r);
 
+// Writes the stack of the failure being handled to `fd`, one frame a line, as sanitizers
+// write unsymbolized frames: "    #0 0x55d4b0470eb9 in (/path/to/target+0xaceb9)".
+void print_stack_trace(int fd);
+
 // Called when the process exits (exit() or _exit()): if an input is executing, that is its
 // failure.
 void note_exit(int status);

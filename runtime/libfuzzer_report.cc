@@ -128,6 +128,12 @@ void print_error_lines(const core::FailureRecord& r, int fd) {
       summary = "cfuzz: fuzz target failed";
       break;
   }
+  if (r.kind == static_cast<std::uint32_t>(core::FailureKind::Signal)) {
+    l.write_to(fd);
+    print_stack_trace(fd);  // libFuzzer prints the stack of a deadly signal too
+    l.add("NOTE: libFuzzer has rudimentary signal handlers.\n");
+    l.add("      Combine libFuzzer with AddressSanitizer or similar for better crash reports.\n");
+  }
   // cfuzz's own one-line description: what, and where in the target.
   l.add("    ").add(r.kind == static_cast<std::uint32_t>(core::FailureKind::Signal) ? "deadly signal " : "");
   l.add(r.detail);

@@ -177,6 +177,20 @@ TEST(LibFuzzerFrontEnd, WritingToTheConstInputIsAFailureAsUnderLibFuzzer) {
   expect_cluster_fuzz_tasks("OVWR", "crash", 77, "ERROR: libFuzzer: fuzz target overwrites its const input");
 }
 
+TEST(LibFuzzerFrontEnd, ADeadlySignalWithoutASanPrintsItsStackAndExitsWithTheErrorExitCode) {
+  TempDir dir;
+  fs::create_directories(dir / "corpus");
+  write_file(dir / "corpus" / "seed", "X");
+  CommandResult r = run({target("failure_kinds"), "-artifact_prefix=" + dir.str() + "/", (dir / "corpus").string()},
+                        CommandOptions{.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=segv"}});
+  EXPECT_EQ(r.exit_code, 77) << r.err;
+  EXPECT_NE(r.err.find("ERROR: libFuzzer: deadly signal"), std::string::npos) << r.err;
+  // Frames as sanitizers print unsymbolized ones, for ClusterFuzz to symbolize.
+  EXPECT_TRUE(any_line(r.err, std::regex(R"(    #0 0x[0-9a-f]+ in \(.*failure_kinds\+0x[0-9a-f]+\))"))) << r.err;
+  EXPECT_NE(r.err.find("SUMMARY: libFuzzer: deadly signal"), std::string::npos);
+  EXPECT_TRUE(any_line(r.err, unit_of_kind("crash"))) << r.err;
+}
+
 TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   TempDir dir;
   auto fuzz = [&](const std::string& out) {
