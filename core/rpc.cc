@@ -42,7 +42,8 @@ void to_json(json& j, const FuzzParams& v) {
            {"max_len", v.max_len},
            {"paranoid", v.paranoid},
            {"input_to_state", v.input_to_state},
-           {"dictionary", v.dictionary}};
+           {"dictionary", v.dictionary},
+           {"only_ascii", v.only_ascii}};
 }
 void from_json(const json& j, FuzzParams& v) {
   get_opt(j, "seed", v.seed);
@@ -52,6 +53,7 @@ void from_json(const json& j, FuzzParams& v) {
   get_opt(j, "paranoid", v.paranoid);
   get_opt(j, "input_to_state", v.input_to_state);
   get_opt(j, "dictionary", v.dictionary);
+  get_opt(j, "only_ascii", v.only_ascii);
 }
 
 void to_json(json& j, const FuzzResult& v) {

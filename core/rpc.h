@@ -74,6 +74,8 @@ struct FuzzParams {
   // Words the mutator may insert: the user's dictionaries and the constants the target
   // was seen comparing with (hex-encoded, since they are arbitrary bytes).
   std::vector<std::string> dictionary;
+  // libFuzzer's -only_ascii: every mutated input is made of printable ASCII and spaces.
+  bool only_ascii = false;
 };
 struct FuzzResult {
   std::string status;  // "ok", "interesting" or "failure"

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -105,6 +106,18 @@ bool FuzzEngine::input_overwritten(const core::InputAreaHeader& a) const {
     }
   }
   return false;
+}
+
+void FuzzEngine::to_ascii(core::InputAreaHeader& a) {
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    auto type = static_cast<corpus::Type>(a.slots[i].type);
+    if (type != corpus::Type::Bytes && type != corpus::Type::String) continue;
+    std::uint8_t* d = core::ShmView::slot_data(a, i);
+    for (std::uint64_t k = 0; k < a.slots[i].len; ++k) {
+      std::uint8_t c = d[k] & 127;
+      d[k] = std::isprint(c) || std::isspace(c) ? c : ' ';
+    }
+  }
 }
 
 bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
@@ -216,6 +229,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
       if (out_of_budget(count)) break;
       core::copy_input_area(shm_.base(), shm_.current());
       if (!apply(c, shm_.current())) continue;
+      if (p.only_ascii) to_ascii(shm_.current());
       Step step = execute(&failure, &count, check, res);
       if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
       if (step != Step::Continue) return finish(res, count, start);
@@ -230,7 +244,9 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
       hdr_.rng_inc = rng_.inc();
       words_.begin_chain();
     }
-    if (mutator_.mutate(shm_.current(), splice, rng_)) {
+    bool custom = mutator_.mutate(shm_.current(), splice, rng_);
+    if (p.only_ascii) to_ascii(shm_.current());
+    if (custom) {
       // A custom mutator is the target's instrumented code: what it counted is not the
       // coverage of the input it made (libFuzzer resets its maps before each execution).
       core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);

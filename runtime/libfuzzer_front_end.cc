@@ -35,6 +35,7 @@
 #include "runtime/libfuzzer_parallel.h"
 #include "runtime/libfuzzer_report.h"
 #include "runtime/libfuzzer_units.h"
+#include "runtime/malloc_limit.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -172,6 +173,7 @@ class FrontEnd {
     if (o_.timeout > 0) limits.timeout = std::chrono::seconds(o_.timeout);
     if (o_.rss_limit_mb > 0) limits.rss_limit_mb = static_cast<std::uint64_t>(o_.rss_limit_mb);
     start_input_watchdog(limits);
+    enable_malloc_limit(static_cast<std::uint64_t>(o_.malloc_limit_mb > 0 ? o_.malloc_limit_mb : std::max<std::int64_t>(o_.rss_limit_mb, 0)));
     engine_.emplace(test_, *f_, shm_);
     engine_->check_const_input(true);
 
@@ -455,6 +457,7 @@ class FrontEnd {
       p.deadline_ms = plan.deadline_ms;
       p.max_len = max_len_;
       p.input_to_state = plan.input_to_state;
+      p.only_ascii = o_.only_ascii;
       p.dictionary = *dictionary_.words_for_calls();
       reload();
       std::size_t parent = plan.entry;

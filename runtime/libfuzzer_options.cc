@@ -25,10 +25,10 @@ std::int64_t parse_int(std::string_view arg, std::string_view value) {
 constexpr std::string_view kIgnoredFlags[] = {
     "len_control", "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth",
     "shuffle", "prefer_small", "use_counters", "use_memmem", "use_value_profile", "use_cmp",
-    "shrink", "reduce_inputs", "report_slow_units", "only_ascii", "print_pcs", "print_funcs",
+    "shrink", "reduce_inputs", "report_slow_units", "print_pcs", "print_funcs",
     "print_corpus_stats", "print_coverage", "handle_segv", "handle_bus", "handle_abrt",
     "handle_ill", "handle_fpe", "handle_int", "handle_term", "handle_trap", "handle_xfsz",
-    "handle_usr1", "handle_usr2", "purge_allocator_interval", "malloc_limit_mb", "entropic",
+    "handle_usr1", "handle_usr2", "purge_allocator_interval", "entropic",
     "entropic_feature_frequency_threshold", "entropic_number_of_rarest_features",
     "entropic_scale_per_exec_time", "keep_seed", "exit_on_time", "stop_file",
     "create_missing_dirs", "seed_inputs", "features_dir", "mutation_graph_file",
@@ -88,6 +88,8 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.timeout = as_int();
     } else if (name == "rss_limit_mb") {
       o.rss_limit_mb = as_int();
+    } else if (name == "malloc_limit_mb") {
+      o.malloc_limit_mb = as_int();
     } else if (name == "max_len") {
       o.max_len = as_int();
     } else if (name == "seed") {
@@ -98,6 +100,8 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.artifact_prefix = value;
     } else if (name == "exact_artifact_path") {
       o.exact_artifact_path = value;
+    } else if (name == "only_ascii") {
+      o.only_ascii = as_int() != 0;
     } else if (name == "print_final_stats") {
       o.print_final_stats = as_int() != 0;
     } else if (name == "close_fd_mask") {
@@ -159,12 +163,15 @@ void print_libfuzzer_help(const char* program) {
       " max_total_time         0  If positive, the most time in seconds to fuzz.\n"
       " timeout             1200  Timeout in seconds for one input (if positive).\n"
       " rss_limit_mb        2048  If non-zero, fail when the process uses more memory than this.\n"
+      " malloc_limit_mb        0  If non-zero, fail an input that allocates more than this at once\n"
+      "                           (needs a sanitizer); 0: as rss_limit_mb.\n"
       " max_len                0  Longest input to generate; 0: the longest corpus input, at least 4096.\n"
       " seed                   0  Random seed; 0: from the clock.\n"
       " dict                      A dictionary file (AFL/libFuzzer format).\n"
       " artifact_prefix           Write crash-, timeout-, oom- and leak- files as $(artifact_prefix)file.\n"
       " exact_artifact_path       Write the one artifact of a failure to this path.\n"
       " print_final_stats      0  If 1, print statistics at exit.\n"
+      " only_ascii             0  If 1, generate only printable ASCII and spaces.\n"
       " close_fd_mask          0  1: close stdout at startup; 2: close stderr; 3: both.\n"
       " detect_leaks           1  If 1 and LeakSanitizer is linked, fail inputs that leak.\n"
       " error_exitcode        77  Exit status when a failure is found.\n"

@@ -12,6 +12,7 @@
 #include "runtime/crash_handler.h"
 #include "runtime/fuzz_engine.h"
 #include "runtime/input_limits.h"
+#include "runtime/malloc_limit.h"
 
 namespace cfuzz::runtime {
 
@@ -100,6 +101,12 @@ void print_error_lines(const core::FailureRecord& r, int fd) {
       break;
     case core::FailureKind::OutOfMemory:
       head();
+      if (std::string_view(r.detail) == kMallocLimitDetail) {
+        l.add("libFuzzer: out-of-memory (").add(r.message).add(")\n");
+        l.add("   To change the out-of-memory limit use -rss_limit_mb=<N>\n\n");
+        summary = "libFuzzer: out-of-memory";
+        break;
+      }
       l.add("libFuzzer: out-of-memory (used: ").num(watchdog_last_rss_mb()).add("Mb; limit: ");
       l.num(static_cast<std::uint64_t>(g_settings.rss_limit_mb)).add("Mb)\n");
       l.add("   To change the out-of-memory limit use -rss_limit_mb=<N>\n\n");

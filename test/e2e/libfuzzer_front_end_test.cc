@@ -4,6 +4,7 @@
 // reproduction of the artifact with -runs=100.
 #include <signal.h>
 
+#include <cctype>
 #include <regex>
 #include <thread>
 #include <set>
@@ -168,6 +169,11 @@ TEST(LibFuzzerFrontEnd, MemoryPastTheLimitIsAnOutOfMemoryWithExitStatus71) {
   expect_cluster_fuzz_tasks("OOMM", "oom", 71, "ERROR: libFuzzer: out-of-memory (used: ", {"-rss_limit_mb=300"});
 }
 
+TEST(LibFuzzerFrontEnd, OneAllocationPastTheMallocLimitIsAnOutOfMemory) {
+  expect_cluster_fuzz_tasks("BIGM", "oom", 71, "ERROR: libFuzzer: out-of-memory (malloc(209715200))",
+                            {"-malloc_limit_mb=100"});
+}
+
 TEST(LibFuzzerFrontEnd, ALeakIsFoundByLeakSanitizerAndWrittenAsALeakUnit) {
   // libFuzzer checks for leaks itself and ends with -error_exitcode.
   expect_cluster_fuzz_tasks("LEAK", "leak", 77, "ERROR: LeakSanitizer: detected memory leaks");
@@ -213,6 +219,19 @@ TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   for (const auto& f : files_in(dir / "b")) names_b.insert(f.filename().string());
   EXPECT_FALSE(names_a.empty());
   EXPECT_EQ(names_a, names_b);
+}
+
+TEST(LibFuzzerFrontEnd, OnlyAsciiUnitsAreMadeWithOnlyAscii) {
+  TempDir dir;
+  fs::create_directories(dir / "c");
+  CommandResult r = run({target("libfuzzer_kinds"), "-only_ascii=1", "-seed=3", "-runs=20000", (dir / "c").string()},
+                        CommandOptions{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=none"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto units = files_in(dir / "c");
+  EXPECT_GT(units.size(), 10u);
+  for (const auto& f : units) {
+    for (unsigned char c : read_file(f)) EXPECT_TRUE(std::isprint(c) || std::isspace(c)) << f << " has " << int(c);
+  }
 }
 
 TEST(LibFuzzerFrontEnd, FlagsAreWarnedAboutAsLibFuzzerDoes) {

@@ -3,6 +3,7 @@
 //   "CRSH" then a length past the buffer   heap-buffer-overflow (or SIGSEGV without ASan)
 //   "HANG"                                 an endless loop
 //   "OOMM"                                 allocates without bound
+//   "BIGM"                                 allocates 200 MB at once
 //   "LEAK"                                 loses an allocation
 //   "OVWR"                                 writes to its const input
 // There is enough parsing code around them for OSS-Fuzz's bad-build check (over 100
@@ -142,6 +143,12 @@ void planted(const uint8_t* data, size_t size) {
       std::memset(p, 1, 1 << 20);
       g_sink = p[g_sink & 1023];
     }
+  } else if (std::memcmp(data, "BIGM", 4) == 0) {
+    volatile std::size_t n = std::size_t{200} << 20;
+    auto* p = static_cast<char*>(std::malloc(n));
+    std::memset(p, 1, 4096);
+    g_sink = p[100];
+    std::free(p);
   } else if (std::memcmp(data, "OVWR", 4) == 0) {
     const_cast<uint8_t*>(data)[0] ^= 1;
   } else if (std::memcmp(data, "LEAK", 4) == 0) {
