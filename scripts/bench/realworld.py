@@ -1,0 +1,721 @@
+#!/usr/bin/env python3
+"""cfuzz against libFuzzer on real libraries built from Debian source packages.
+
+What it measures, per library and checkpoint (median over seeds, cfuzz/libFuzzer ratios):
+
+  branches, lines  coverage of the library's own sources reached by the corpus a fuzzer had at
+                   the checkpoint: the corpus is copied while the fuzzer runs, then replayed
+                   through a clang source-coverage build of the same library and harness, and
+                   `llvm-cov export -summary-only` counts branches and lines (the harness, the
+                   replay main and system headers are left out of the count)
+  execs/s          as each fuzzer reports it: cfuzz's last JSON progress line before the checkpoint
+                   (its summary at the end), libFuzzer's last status line (its final stats at the end)
+  peak RSS         resident set of the fuzzer's whole process tree, sampled every 100 ms up to the
+                   checkpoint
+
+How:
+
+  sources     `apt-get source` of each library's Debian source package, with a deb-src entry
+              derived from the machine's own Debian sources (its `deb` entries turned into
+              `deb-src`, in /etc/apt/sources.list.d/cfuzz-realworld-src.*). Nothing else is
+              downloaded; the few build tools missing are installed with apt-get.
+  libraries   by default six (so that --quick stays under 30 minutes), each with the fuzz harness
+              its source ships: libxml2 (fuzz/xml.c), libpng (contrib/oss-fuzz), sqlite3
+              (test/ossfuzz.c), re2 (re2/fuzzing), harfbuzz (test/fuzzing/hb-shape-fuzzer.cc),
+              pcre2 (src/pcre2_fuzzsupport.c). With --libs also expat (fuzz/xml_parse_fuzzer.c,
+              UTF-8), jsoncpp (src/test_lib_json/fuzz.cpp) and libyaml, whose source ships no
+              harness: ours is in scripts/bench/realworld/.
+  builds      each library three ways from the same sources and flags, `-O1 -gline-tables-only`
+              and no sanitizer in any (the figures are about the search; a sanitizer's cost
+              and memory would only blur them): cfuzz-clang/cfuzz-clang++ (a cfuzz target), clang
+              `-fsanitize=fuzzer-no-link` linked with `-fsanitize=fuzzer` (libFuzzer), and clang
+              `-fprofile-instr-generate -fcoverage-mapping` linked with
+              scripts/bench/targets/replay_main.cc (measuring). The library's own configure step
+              runs once with plain clang for its config headers (or amalgamation, or tables);
+              then the library's sources are compiled directly. Builds are cached: a step runs
+              again only when its command or an input file changed (a new cfuzz runtime relinks).
+  runs        one at a time, each under flock on /tmp/cfuzz-cpu.lock and pinned to one core with
+              taskset; one worker (cfuzz `-p 1`, libFuzzer one process), an empty corpus, no
+              dictionary, the same per-input timeout (10 s) and memory limit (2048 MB) for both,
+              each fuzzer's defaults otherwise. For each seed, cfuzz and libFuzzer run back to
+              back. A run that stops early (a crash found in the library) gives its final corpus
+              to the later checkpoints, and the table notes it. Each run's figures are kept in
+              its directory as result.json (--resume reuses them).
+
+Modes: full (600 s per run, 3 seeds, checkpoints 60/300/600 s), --quick (60 s, 2 seeds,
+10/30/60 s); --secs/--seeds/--checkpoints override them (checkpoints scale with --secs).
+Sources, builds and runs live in --dir, $CFUZZ_REALWORLD_DIR or /var/tmp/cfuzz-realworld, never
+in the repository; cfuzz comes from --cfuzz-build, $CFUZZ_BUILD_DIR or the repository's build/.
+The table goes to build/bench/realworld.md. Run it as `bash scripts/bench.sh [--quick] --only
+realworld [options]`, or as `python3 scripts/bench/realworld.py [--quick] [options]`.
+"""
+import argparse
+import concurrent.futures
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import fresh_dir, human, log, process_tree_rss_kb  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAY_MAIN = ROOT / "scripts" / "bench" / "targets" / "replay_main.cc"
+OWN_HARNESSES = ROOT / "scripts" / "bench" / "realworld"
+TABLE = ROOT / "build" / "bench" / "realworld.md"
+CPU_LOCK = "/tmp/cfuzz-cpu.lock"
+
+OPT = ["-O1", "-gline-tables-only"]
+COVERAGE = ["-fprofile-instr-generate", "-fcoverage-mapping"]
+TIMEOUT_SECS, RSS_LIMIT_MB = 10, 2048
+FUZZERS = ["cfuzz", "libFuzzer"]
+
+MODES = {
+    "full": dict(secs=600, seeds=3, checkpoints=[60, 300, 600]),
+    "quick": dict(secs=60, seeds=2, checkpoints=[10, 30, 60]),
+}
+
+# Each library: its Debian source `package` (and the `subdir` of it that is the library);
+# `packages` apt must install for it; `prepare`, shell commands run once in the source tree with
+# plain clang (config headers, amalgamations, tables); `sources`, globs of the library's files;
+# `includes`, `defines`, `flags` (compiling and linking), `libs` (linking); `harness`, the fuzz
+# harness's files (relative to the source tree, or "own:NAME" for one under
+# scripts/bench/realworld/); `exclude`, a regex, after the source directory, of more files that
+# are not the library's own code (left out of the coverage count).
+LIBRARIES = {
+    "libxml2": dict(
+        package="libxml2",
+        prepare=["./configure --disable-shared --without-python --without-zlib --without-lzma "
+                 "--without-http --without-ftp --without-modules >/dev/null"],
+        sources=[f"{n}.c" for n in (
+            "SAX entities encoding error parserInternals parser tree hash list xmlIO xmlmemory "
+            "uri valid xlink HTMLparser HTMLtree debugXML xpath xpointer xinclude nanohttp nanoftp "
+            "catalog globals threads c14n xmlstring buf xmlregexp xmlschemas xmlschemastypes "
+            "xmlunicode xmlreader relaxng dict SAX2 xmlwriter legacy chvalid pattern xmlsave "
+            "xmlmodule schematron xzlib").split()],
+        includes=[".", "include"], harness=["fuzz/xml.c", "fuzz/fuzz.c"], libs=["-lm", "-lpthread"]),
+    "expat": dict(
+        package="expat", subdir="expat",
+        prepare=["cmake -S . -B cfuzz-config -DEXPAT_BUILD_TOOLS=OFF -DEXPAT_BUILD_EXAMPLES=OFF "
+                 "-DEXPAT_BUILD_TESTS=OFF -DEXPAT_SHARED_LIBS=OFF >/dev/null",
+                 # Debian's security patches test `#if XML_DTD == 1`; CMake defines it empty.
+                 "sed -i -E 's/^#define (XML_DTD|XML_NS)$/#define \\1 1/' cfuzz-config/expat_config.h"],
+        sources=["lib/xmlparse.c", "lib/xmltok.c", "lib/xmlrole.c"],
+        includes=["lib", "cfuzz-config"], defines=["-DENCODING_FOR_FUZZING=UTF-8"],
+        harness=["fuzz/xml_parse_fuzzer.c"]),
+    "libpng": dict(
+        package="libpng1.6",
+        prepare=["cp scripts/pnglibconf.h.prebuilt pnglibconf.h"],
+        sources=["png.c", "pngerror.c", "pngget.c", "pngmem.c", "pngpread.c", "pngread.c", "pngrio.c",
+                 "pngrtran.c", "pngrutil.c", "pngset.c", "pngtrans.c", "pngwio.c", "pngwrite.c",
+                 "pngwtran.c", "pngwutil.c"],
+        includes=["."], harness=["contrib/oss-fuzz/libpng_read_fuzzer.cc"], libs=["-lz", "-lm"]),
+    "sqlite3": dict(
+        package="sqlite3",
+        prepare=["./configure --disable-shared >/dev/null", "make sqlite3.c >/dev/null"], packages=["tcl"],
+        sources=["sqlite3.c"], includes=["."],
+        # The limits OSS-Fuzz builds it with (less SQLITE_DEBUG: its asserts would end runs).
+        defines=["-DSQLITE_MAX_LENGTH=128000000", "-DSQLITE_MAX_SQL_LENGTH=128000000",
+                 "-DSQLITE_MAX_MEMORY=25000000", "-DSQLITE_PRINTF_PRECISION_LIMIT=1048576",
+                 "-DSQLITE_MAX_PAGE_COUNT=16384"],
+        harness=["test/ossfuzz.c"], libs=["-ldl", "-lpthread", "-lm"]),
+    "re2": dict(
+        package="re2", packages=["unicode-data", "python3-six"],
+        # The +dfsg source leaves out the generated Unicode tables: make them, as Debian does.
+        prepare=["make REBUILD_TABLES=1 re2/perl_groups.cc re2/unicode_casefold.cc re2/unicode_groups.cc >/dev/null"],
+        sources=["util/rune.cc", "util/strutil.cc", "re2/*.cc"],
+        includes=["."], flags=["-pthread"], harness=["re2/fuzzing/re2_fuzzer.cc"], libs=["-pthread"]),
+    "jsoncpp": dict(
+        package="libjsoncpp",
+        sources=["src/lib_json/*.cpp"], includes=["include", "src/lib_json"],
+        harness=["src/test_lib_json/fuzz.cpp"]),
+    "harfbuzz": dict(
+        package="harfbuzz",
+        sources=["src/harfbuzz.cc"], includes=["src"], flags=["-DHAVE_PTHREAD", "-pthread"],
+        harness=["test/fuzzing/hb-shape-fuzzer.cc"], exclude="/test/", libs=["-pthread"]),
+    "pcre2": dict(
+        package="pcre2",
+        prepare=["./configure --disable-shared >/dev/null",
+                 "cp src/pcre2_chartables.c.dist src/pcre2_chartables.c"],
+        sources=[f"src/pcre2_{n}.c" for n in (
+            "auto_possess compile config context convert dfa_match error extuni find_bracket "
+            "jit_compile maketables match match_data newline ord2utf pattern_info script_run "
+            "serialize string_utils study substitute substring tables ucd valid_utf xclass "
+            "chartables").split()],
+        includes=["src"], defines=["-DHAVE_CONFIG_H", "-DPCRE2_CODE_UNIT_WIDTH=8"],
+        harness=["src/pcre2_fuzzsupport.c"]),
+    "libyaml": dict(
+        package="libyaml",
+        sources=["src/*.c"], includes=["include"],
+        defines=["-DYAML_DECLARE_STATIC", "-DYAML_VERSION_MAJOR=0", "-DYAML_VERSION_MINOR=2",
+                 "-DYAML_VERSION_PATCH=5", '-DYAML_VERSION_STRING="0.2.5"'],
+        harness=["own:libyaml_load_dump.c"]),
+}
+# Six, so that the quick mode stays under 30 minutes; the others run with --libs.
+DEFAULT_LIBRARIES = ["libxml2", "libpng", "sqlite3", "re2", "harfbuzz", "pcre2"]
+
+
+def sh(cmd, cwd=None, env=None, check=True):
+    """Runs a command (a list, or a string for the shell); returns its output, or exits with it."""
+    full_env = dict(os.environ, **(env or {}))
+    r = subprocess.run(cmd if isinstance(cmd, str) else [str(c) for c in cmd], cwd=cwd, env=full_env,
+                       shell=isinstance(cmd, str), capture_output=True, text=True)
+    if check and r.returncode != 0:
+        shown = cmd if isinstance(cmd, str) else " ".join(str(c) for c in cmd)
+        sys.exit(f"realworld: `{shown}` failed in {cwd or os.getcwd()}:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+    return r
+
+
+def sudo():
+    return [] if os.geteuid() == 0 else ["sudo"]
+
+
+# ---------------------------------------------------------------- tools and sources
+
+def installed(package):
+    r = sh(["dpkg-query", "-W", "-f=${Status}", package], check=False)
+    return "install ok installed" in r.stdout
+
+
+def ensure_packages(libs):
+    """What the builds use: dpkg-dev (apt-get source), cmake and make (configure steps), zlib
+    (libpng), and each library's own needs (tcl for sqlite3's amalgamation, Unicode data for
+    re2's tables)."""
+    wanted = ["dpkg-dev", "cmake", "make", "zlib1g-dev"]
+    for name in libs:
+        wanted += LIBRARIES[name].get("packages", [])
+    need = sorted({p for p in wanted if not installed(p)})
+    if need:
+        log(f"installing {' '.join(need)}")
+        sh([*sudo(), "apt-get", "update"])
+        sh([*sudo(), "apt-get", "install", "-y", "--no-install-recommends", *need],
+           env={"DEBIAN_FRONTEND": "noninteractive"})
+
+
+def deb_src_entries():
+    """The machine's own `deb` entries as `deb-src` ones: (file name, text) or None if it has
+    deb-src entries already."""
+    stanzas, lines = [], []
+    paths = [Path("/etc/apt/sources.list")] + sorted(Path("/etc/apt/sources.list.d").glob("*"))
+    for path in paths:
+        if not path.is_file() or path.suffix not in (".list", ".sources"):
+            continue
+        text = path.read_text()
+        if path.suffix == ".sources":
+            for stanza in re.split(r"\n\s*\n", text):
+                types = re.search(r"^Types:(.*)$", stanza, re.M)
+                if types and "deb-src" in types.group(1).split():
+                    return None
+                if types and "deb" in types.group(1).split() and not re.search(r"^Enabled:\s*no", stanza, re.M):
+                    stanzas.append(re.sub(r"^Types:.*$", "Types: deb-src", stanza.strip(), flags=re.M))
+        else:
+            for line in text.splitlines():
+                if line.strip().startswith("deb-src "):
+                    return None
+                if line.strip().startswith("deb "):
+                    lines.append("deb-src " + line.strip()[4:])
+    if stanzas:
+        return "cfuzz-realworld-src.sources", "\n\n".join(stanzas) + "\n"
+    if lines:
+        return "cfuzz-realworld-src.list", "\n".join(lines) + "\n"
+    sys.exit("realworld: no Debian `deb` entry in /etc/apt/sources.list(.d) to derive deb-src from")
+
+
+def ensure_deb_src():
+    entries = deb_src_entries()
+    if entries is None:
+        return
+    name, text = entries
+    target = Path("/etc/apt/sources.list.d") / name
+    if target.exists() and target.read_text() == text:
+        return
+    log(f"adding {target} (the machine's deb entries as deb-src) and running apt-get update")
+    subprocess.run([*sudo(), "tee", str(target)], input=text, text=True, stdout=subprocess.DEVNULL, check=True)
+    sh([*sudo(), "apt-get", "update"])
+
+
+def source_dir(src_root, package):
+    dirs = [d for d in src_root.glob(f"{package}-*") if d.is_dir() and (d / "debian").is_dir()]
+    return max(dirs, key=lambda d: d.stat().st_mtime) if dirs else None
+
+
+def fetch(src_root, package):
+    """Unpacks the Debian source package (patches applied) under src_root, once. When the
+    newest version's files cannot be fetched, the older versions the index lists are tried."""
+    found = source_dir(src_root, package)
+    if found:
+        return found
+    ensure_deb_src()
+    src_root.mkdir(parents=True, exist_ok=True)
+    showsrc = sh(["apt-cache", "showsrc", package], check=False).stdout
+    if not showsrc.strip():
+        sh([*sudo(), "apt-get", "update"])
+        showsrc = sh(["apt-cache", "showsrc", package], check=False).stdout
+    versions = [m.group(2) for m in re.finditer(r"^Package: (\S+)\nBinary:.*?^Version: (\S+)", showsrc, re.M | re.S)
+                if m.group(1) == package]
+    log(f"apt-get source {package}")
+    errors = ""
+    for spec in [package] + [f"{package}={v}" for v in versions]:
+        r = sh(["apt-get", "source", "-q", spec], cwd=src_root, check=False)
+        if r.returncode == 0 and source_dir(src_root, package):
+            return source_dir(src_root, package)
+        errors += r.stderr[-800:]
+    sys.exit(f"realworld: apt-get source {package} failed:\n{errors}")
+
+
+# ---------------------------------------------------------------- builds
+
+def variants(cfuzz_build):
+    """Compilers and link commands of the three builds."""
+    bin_dir = cfuzz_build / "bin"
+    return {
+        "cfuzz": dict(cc=[bin_dir / "cfuzz-clang"], cxx=[bin_dir / "cfuzz-clang++"], link=[bin_dir / "cfuzz-clang++"],
+                      deps=[cfuzz_build / "lib" / "libcfuzz_runtime.a", cfuzz_build / "lib" / "libcfuzz_interceptors.a"]),
+        "libfuzzer": dict(cc=["clang", "-fsanitize=fuzzer-no-link"], cxx=["clang++", "-fsanitize=fuzzer-no-link"],
+                          link=["clang++", "-fsanitize=fuzzer"], deps=[]),
+        "coverage": dict(cc=["clang", *COVERAGE], cxx=["clang++", *COVERAGE],
+                         link=["clang++", *COVERAGE, REPLAY_MAIN], deps=[REPLAY_MAIN]),
+    }
+
+
+def lib_root(src, spec):
+    return src / spec.get("subdir", "")
+
+
+def prepare(spec, root):
+    """Runs the library's own configure steps once, with plain clang."""
+    stamp, steps = root / ".cfuzz-realworld-prepared", "\n".join(spec.get("prepare", []))
+    if stamp.exists() and stamp.read_text() == steps:
+        return
+    for cmd in spec.get("prepare", []):
+        log(f"  {cmd}")
+        sh(cmd, cwd=root, env={"CC": "clang", "CXX": "clang++", "CFLAGS": "-O1", "CXXFLAGS": "-O1"})
+    stamp.write_text(steps)
+
+
+def harness_files(spec, root):
+    return [OWN_HARNESSES / h[4:] if h.startswith("own:") else root / h for h in spec["harness"]]
+
+
+def library_files(spec, root):
+    files = []
+    for pattern in spec["sources"]:
+        matched = sorted(root.glob(pattern))
+        if not matched:
+            sys.exit(f"realworld: no {pattern} in {root}")
+        files += matched
+    return files
+
+
+def newer(target, deps):
+    """True when target is missing or older than one of deps."""
+    if not target.exists():
+        return True
+    t = target.stat().st_mtime
+    return any(Path(d).exists() and Path(d).stat().st_mtime > t for d in deps)
+
+
+def up_to_date(output, cmd, deps):
+    record = output.with_name(output.name + ".cmd")
+    return not newer(output, deps) and record.exists() and record.read_text() == "\n".join(map(str, cmd))
+
+
+def run_step(output, cmd, deps, cwd):
+    """Runs a compile or link command unless its output is newer than deps and was made by the
+    same command. Returns True if it ran."""
+    if up_to_date(output, cmd, deps):
+        return False
+    output.parent.mkdir(parents=True, exist_ok=True)
+    sh(cmd, cwd=cwd)
+    output.with_name(output.name + ".cmd").write_text("\n".join(map(str, cmd)))
+    return True
+
+
+def compile_commands(spec, root, variant, obj_dir):
+    includes = [f"-I{root / i}" for i in spec.get("includes", [])]
+    common = [*OPT, *spec.get("flags", []), *spec.get("defines", []), *includes]
+    for src in library_files(spec, root) + harness_files(spec, root):
+        compiler = variant["cc"] if src.suffix == ".c" else variant["cxx"]
+        rel = src.relative_to(root) if src.is_relative_to(root) else Path("own") / src.name
+        obj = obj_dir / rel.with_suffix(rel.suffix + ".o")
+        yield obj, [*compiler, *common, "-c", src, "-o", obj], [src]
+
+
+def build(name, spec, src, builds, cfuzz_build):
+    """Builds the library's three binaries (cached); returns {variant: binary}."""
+    root = lib_root(src, spec)
+    prepare(spec, root)
+    steps = {vname: list(compile_commands(spec, root, variant, builds / name / vname / "obj"))
+             for vname, variant in variants(cfuzz_build).items()}
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+        list(pool.map(lambda step: run_step(*step, root), [s for v in steps.values() for s in v]))
+    binaries = {}
+    for vname, variant in variants(cfuzz_build).items():
+        binary = builds / name / vname / name
+        objs = [obj for obj, _, _ in steps[vname]]
+        link = [*variant["link"], *OPT, *spec.get("flags", []), *objs, *spec.get("libs", []), "-o", binary]
+        if run_step(binary, link, objs + variant["deps"], root):
+            log(f"  built {binary}")
+        binaries[vname] = binary
+    return binaries
+
+
+# ---------------------------------------------------------------- one timed run
+
+class CpuLock:
+    """The machine-wide lock every timed run holds (other benchmarks take it too)."""
+
+    def __enter__(self):
+        self.f = open(CPU_LOCK, "a")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.f, fcntl.LOCK_UN)
+        self.f.close()
+
+
+def copy_corpus(src, dst):
+    """Copies the corpus files as they are now (skipping cfuzz's temporary files)."""
+    fresh_dir(dst)
+    if not src.exists():
+        return
+    for p in src.rglob("*"):
+        if p.is_file() and ".cfuzz-tmp-" not in p.name:
+            try:
+                shutil.copy2(p, dst / f"{p.parent.name}__{p.name}" if p.parent != src else dst / p.name)
+            except OSError:
+                pass  # removed while we copied (libFuzzer replaces reduced inputs)
+
+
+class Cfuzz:
+    name = "cfuzz"
+
+    def __init__(self, cfuzz_build):
+        self.cfuzz = cfuzz_build / "bin" / "cfuzz"
+
+    def command(self, binary, work, secs, seed):
+        return [self.cfuzz, "run", binary, "--cachedir", work / "cache", "-p", 1, "--fuzztime", f"{secs}s",
+                "--seed", seed, "--timeout", f"{TIMEOUT_SECS}s", "--rss-limit-mb", RSS_LIMIT_MB, "--json"]
+
+    def corpus_dir(self, work):
+        return work / "cache"
+
+    def execs_per_sec(self, work, final):
+        """The last progress figure cfuzz printed (its summary when final)."""
+        rate = None
+        for line in (work / "stdout.txt").read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue  # a line being written
+            if e.get("event") in ("progress", "done") and e.get("elapsed"):
+                rate = e["execs"] / e["elapsed"]
+        return rate
+
+    def raw_corpus(self, snapshot, out):
+        """Turns a snapshot of the cache directory (v1 entries) into raw files."""
+        fresh_dir(out)
+        files = sorted(p for p in snapshot.iterdir() if p.is_file())
+        for i in range(0, len(files), 500):
+            sh([self.cfuzz, "corpus", "convert", "v12bin", *files[i:i + 500], "-o", out])
+        return out
+
+
+class LibFuzzer:
+    name = "libFuzzer"
+
+    def command(self, binary, work, secs, seed):
+        return [binary, f"-max_total_time={secs}", f"-seed={seed}", f"-timeout={TIMEOUT_SECS}",
+                f"-rss_limit_mb={RSS_LIMIT_MB}", "-print_final_stats=1", f"-artifact_prefix={work}/", work / "corpus"]
+
+    def corpus_dir(self, work):
+        (work / "corpus").mkdir(exist_ok=True)
+        return work / "corpus"
+
+    def execs_per_sec(self, work, final):
+        """The exec/s of libFuzzer's last status line (its final stats when final)."""
+        err = (work / "stderr.txt").read_text(errors="replace")
+        if final:
+            m = re.search(r"stat::average_exec_per_sec:\s*(\d+)", err)
+            if m:
+                return float(m.group(1))
+        rates = re.findall(r"^#\d+\s.*exec/s: (\d+)", err, re.M)
+        return float(rates[-1]) if rates else None
+
+    def raw_corpus(self, snapshot, out):
+        return snapshot
+
+
+def timed_run(fuzzer, binary, work, secs, seed, checkpoints, cpu):
+    """Runs one fuzzer pinned to one core under the CPU lock, copying its corpus at each
+    checkpoint. Returns {checkpoint: {execs_per_sec, peak_rss_kb}} and the run's facts."""
+    corpus = fuzzer.corpus_dir(work)
+    cmd = ["taskset", "-c", str(cpu), *fuzzer.command(binary, work, secs, seed)]
+    points, pending, peak = {}, sorted(checkpoints), 0
+    asked = time.monotonic()
+    with CpuLock(), open(work / "stdout.txt", "wb") as out, open(work / "stderr.txt", "wb") as err:
+        start = time.monotonic()
+        p = subprocess.Popen([str(c) for c in cmd], cwd=work, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+        next_sample = 0.0
+        while p.poll() is None:
+            now = time.monotonic() - start
+            if now > secs + 120:  # it should have stopped by itself
+                os.killpg(p.pid, signal.SIGKILL)
+                break
+            if now >= next_sample:
+                peak = max(peak, process_tree_rss_kb(p.pid))
+                next_sample = now + 0.1
+            while pending and pending[0] < secs and now >= pending[0]:
+                cp = pending.pop(0)
+                copy_corpus(corpus, work / "snapshots" / str(cp))
+                points[cp] = dict(execs_per_sec=fuzzer.execs_per_sec(work, False), peak_rss_kb=peak, at=now)
+            time.sleep(0.02)
+        wall = time.monotonic() - start
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    code = p.wait()
+    for cp in pending:  # the end of the run, or of a run that stopped early
+        copy_corpus(corpus, work / "snapshots" / str(cp))
+        points[cp] = dict(execs_per_sec=fuzzer.execs_per_sec(work, True), peak_rss_kb=peak, at=wall,
+                          early=wall < cp - 1)
+    return points, dict(exit_code=code, wall=wall, early=wall < secs - 1, lock_wait=start - asked)
+
+
+# ---------------------------------------------------------------- coverage
+
+def replay(binary, files, prof_dir, timeout):
+    """Runs the coverage build over files; returns False if it did not exit cleanly."""
+    env = dict(os.environ, LLVM_PROFILE_FILE=str(prof_dir / "%p-%m.profraw"))
+    try:
+        r = subprocess.run([str(binary), *map(str, files)], env=env, capture_output=True, timeout=timeout)
+        return r.returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def coverage(binary, corpus, work, exclude):
+    """Replays a corpus through the coverage build; returns covered/total branches and lines.
+    Inputs are replayed 200 at a time; a batch that crashes or hangs is replayed one by one
+    (an input that crashes the replay does not count)."""
+    prof_dir = fresh_dir(work)
+    files = sorted(p for p in corpus.iterdir() if p.is_file())
+    replay(binary, [], prof_dir, 60)
+    for i in range(0, len(files), 200):
+        batch = files[i:i + 200]
+        if not replay(binary, batch, prof_dir, 120):
+            for f in prof_dir.glob("*.profraw"):
+                if f.stat().st_size == 0:
+                    f.unlink()
+            for f in batch:
+                replay(binary, [f], prof_dir, TIMEOUT_SECS)
+    profiles = sorted(prof_dir.glob("*.profraw"))
+    # A profile cut short by a replay that was killed is skipped (failure-mode=all).
+    sh(["llvm-profdata", "merge", "-sparse", "-failure-mode=all", *profiles, "-o", prof_dir / "all.profdata"])
+    summary = json.loads(sh(["llvm-cov", "export", "-summary-only", "-instr-profile", prof_dir / "all.profdata",
+                             f"-ignore-filename-regex={exclude}", binary]).stdout)
+    totals = summary["data"][0]["totals"]
+    for f in profiles:
+        f.unlink()
+    return dict(branches=totals["branches"]["covered"], branches_total=totals["branches"]["count"],
+                lines=totals["lines"]["covered"], lines_total=totals["lines"]["count"], entries=len(files))
+
+
+def coverage_exclude(spec, root):
+    """What is not the library's own code: system headers, the replay main, the harness."""
+    parts = ["^/usr/", re.escape(str(REPLAY_MAIN))] + [re.escape(str(h)) for h in harness_files(spec, root)]
+    if spec.get("exclude"):
+        parts.append(re.escape(str(root)) + spec["exclude"])
+    return "|".join(parts)
+
+
+# ---------------------------------------------------------------- runs and results
+
+def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
+    """A timed run and the coverage of each of its snapshots; the result is kept as JSON."""
+    result_file = work / "result.json"
+    if args.resume and result_file.exists():
+        kept = json.loads(result_file.read_text())
+        same_points = kept["checkpoints"].keys() == set(map(str, args.checkpoints))
+        if kept.get("cfuzz_build") == str(args.cfuzz_build) and same_points:
+            return dict(kept, lock_wait=0.0)  # not waited for this time
+    fresh_dir(work)
+    binary = binaries["cfuzz" if fuzzer.name == "cfuzz" else "libfuzzer"]
+    points, facts = timed_run(fuzzer, binary, work, args.secs, seed, args.checkpoints, args.cpu)
+    exclude = coverage_exclude(spec, root)
+    for cp, point in points.items():
+        raw = fuzzer.raw_corpus(work / "snapshots" / str(cp), work / "raw" / str(cp))
+        point.update(coverage(binaries["coverage"], raw, work / "profiles", exclude))
+    if facts["exit_code"] not in (0, None) or facts["early"]:
+        facts["tail"] = ((work / "stdout.txt").read_text(errors="replace")[-1500:]
+                         + (work / "stderr.txt").read_text(errors="replace")[-1500:])
+    result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build), **facts,
+                  checkpoints={str(cp): p for cp, p in sorted(points.items())})
+    result_file.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if a is not None and b not in (None, 0) else "n/a"
+
+
+def median_of(results, cp, key):
+    values = [r["checkpoints"][str(cp)].get(key) for r in results]
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def summarize(name, runs, checkpoints):
+    """Rows of the table for one library: runs is {fuzzer: [result, ...]}."""
+    rows = []
+    for cp in checkpoints:
+        m = {f: {k: median_of(runs[f], cp, k) for k in ("branches", "lines", "execs_per_sec", "peak_rss_kb")}
+             for f in FUZZERS}
+        c, l = m["cfuzz"], m["libFuzzer"]
+        early = {f: sum(bool(r["checkpoints"][str(cp)].get("early")) for r in runs[f]) for f in FUZZERS}
+        note = ", ".join(f"{f} stopped early in {n}/{len(runs[f])}" for f, n in early.items() if n)
+        total = runs["cfuzz"][0]["checkpoints"][str(cp)]["branches_total"]
+        rows.append(dict(
+            library=name, checkpoint=f"{cp}s", branches_total=total,
+            cfuzz_branches=c["branches"], libfuzzer_branches=l["branches"],
+            branch_ratio=ratio(c["branches"], l["branches"]), line_ratio=ratio(c["lines"], l["lines"]),
+            cfuzz_execs=c["execs_per_sec"], libfuzzer_execs=l["execs_per_sec"],
+            execs_ratio=ratio(c["execs_per_sec"], l["execs_per_sec"]),
+            cfuzz_rss=c["peak_rss_kb"], libfuzzer_rss=l["peak_rss_kb"],
+            rss_ratio=ratio(c["peak_rss_kb"], l["peak_rss_kb"]), note=note))
+    return rows
+
+
+def fmt(v, f):
+    return "n/a" if v is None else f(v)
+
+
+def print_row(r):
+    mib = lambda kb: f"{kb / 1024:.0f} MiB"
+    print(f"{r['library']} @{r['checkpoint']}: branches cfuzz {fmt(r['cfuzz_branches'], '{:.0f}'.format)} "
+          f"libFuzzer {fmt(r['libfuzzer_branches'], '{:.0f}'.format)} of {r['branches_total']} "
+          f"cfuzz/libFuzzer {r['branch_ratio']}; lines {r['line_ratio']}; "
+          f"execs/s {fmt(r['cfuzz_execs'], human)} vs {fmt(r['libfuzzer_execs'], human)} {r['execs_ratio']}; "
+          f"peak RSS {fmt(r['cfuzz_rss'], mib)} vs {fmt(r['libfuzzer_rss'], mib)} {r['rss_ratio']}"
+          + (f"  ({r['note']})" if r["note"] else ""), flush=True)
+
+
+def markdown(rows, header):
+    mib = lambda kb: f"{kb / 1024:.0f}"
+    out = header + "\n\n"
+    out += ("| library | at | branches cfuzz | branches libFuzzer | of | branches c/l | lines c/l | "
+            "execs/s cfuzz | execs/s libFuzzer | execs/s c/l | peak RSS MiB cfuzz | libFuzzer | RSS c/l | note |\n")
+    out += "|---" * 14 + "|\n"
+    for r in rows:
+        out += (f"| {r['library']} | {r['checkpoint']} | {fmt(r['cfuzz_branches'], '{:.0f}'.format)} | "
+                f"{fmt(r['libfuzzer_branches'], '{:.0f}'.format)} | {r['branches_total']} | {r['branch_ratio']} | "
+                f"{r['line_ratio']} | {fmt(r['cfuzz_execs'], human)} | {fmt(r['libfuzzer_execs'], human)} | "
+                f"{r['execs_ratio']} | {fmt(r['cfuzz_rss'], mib)} | {fmt(r['libfuzzer_rss'], mib)} | "
+                f"{r['rss_ratio']} | {r['note']} |\n")
+    return out
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="60 s per run, 2 seeds (default: 600 s, 3 seeds)")
+    ap.add_argument("--secs", type=int, help="seconds per run (overrides the mode)")
+    ap.add_argument("--seeds", type=int, help="runs per fuzzer and library (overrides the mode)")
+    ap.add_argument("--checkpoints", help="comma-separated seconds (default: the mode's, scaled to --secs)")
+    ap.add_argument("--libs", default=",".join(DEFAULT_LIBRARIES),
+                    help=f"comma-separated libraries, or all: {', '.join(LIBRARIES)} (default: %(default)s)")
+    ap.add_argument("--dir", type=Path, default=Path(os.environ.get("CFUZZ_REALWORLD_DIR", "/var/tmp/cfuzz-realworld")),
+                    help="sources, builds and runs (default: $CFUZZ_REALWORLD_DIR or %(default)s)")
+    ap.add_argument("--cfuzz-build", type=Path, default=Path(os.environ.get("CFUZZ_BUILD_DIR", ROOT / "build")),
+                    help="the cfuzz build directory to use (default: $CFUZZ_BUILD_DIR or the repository's build/)")
+    ap.add_argument("--cpu", type=int, default=(os.cpu_count() or 1) - 1, help="the core runs are pinned to")
+    ap.add_argument("--build-only", action="store_true", help="fetch and build, do not run")
+    ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings")
+    args = ap.parse_args(argv)
+    mode = MODES["quick" if args.quick else "full"]
+    overridden = args.secs or args.seeds or args.checkpoints
+    args.mode = ("quick" if args.quick else "full") + (" (overridden)" if overridden else "")
+    args.secs = args.secs or mode["secs"]
+    args.seeds = args.seeds or mode["seeds"]
+    if args.checkpoints:
+        args.checkpoints = [int(c) for c in args.checkpoints.split(",")]
+    else:
+        args.checkpoints = sorted({max(1, round(c * args.secs / mode["secs"])) for c in mode["checkpoints"]})
+    if max(args.checkpoints) != args.secs:
+        args.checkpoints = sorted(set(args.checkpoints) | {args.secs})
+    args.libs = list(LIBRARIES) if args.libs == "all" else args.libs.split(",")
+    unknown = [l for l in args.libs if l not in LIBRARIES]
+    if unknown:
+        ap.error(f"unknown libraries {unknown}; known: {', '.join(LIBRARIES)}")
+    args.cfuzz_build = args.cfuzz_build.resolve()
+    if not (args.cfuzz_build / "bin" / "cfuzz").exists():
+        ap.error(f"no cfuzz in {args.cfuzz_build}/bin: build it, or give --cfuzz-build")
+    return args
+
+
+def cfuzz_commit(cfuzz_build):
+    """The commit the cfuzz build was made from (if its parent is a git work tree)."""
+    r = sh(["git", "-C", cfuzz_build.parent, "describe", "--always", "--dirty"], check=False)
+    return r.stdout.strip() or "unknown commit"
+
+
+def main(argv=None):
+    args = parse_args(argv if argv is not None else sys.argv[1:])
+    ensure_packages(args.libs)
+    started = time.monotonic()
+    built = {}
+    for name in args.libs:
+        spec = LIBRARIES[name]
+        src = fetch(args.dir / "src", spec["package"])
+        log(f"{name}: {src.name}")
+        built[name] = (lib_root(src, spec), build(name, spec, src, args.dir / "build", args.cfuzz_build))
+    log(f"sources and builds ready in {time.monotonic() - started:.0f} s")
+    if args.build_only:
+        return
+    runs_root = args.dir / "runs" / f"{args.secs}s"
+    estimate = len(args.libs) * args.seeds * len(FUZZERS) * args.secs / 60
+    log(f"{args.mode} mode: {args.secs} s per run, {args.seeds} seeds, checkpoints {args.checkpoints}; "
+        f"about {estimate:.0f} min of fuzzing, on CPU {args.cpu}")
+    header = (f"cfuzz against libFuzzer on Debian source packages, {args.secs} s per run, {args.seeds} seeds, "
+              f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, cfuzz {cfuzz_commit(args.cfuzz_build)} "
+              f"from {args.cfuzz_build}")
+    print(f"# {header}", flush=True)
+    fuzzers = [Cfuzz(args.cfuzz_build), LibFuzzer()]
+    rows, waited = [], 0.0
+    for name in args.libs:
+        root, binaries = built[name]
+        runs = {f.name: [] for f in fuzzers}
+        for i in range(args.seeds):
+            for f in fuzzers:
+                work = runs_root / name / f"{f.name}-{i + 1}"
+                r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i)
+                last = r["checkpoints"][str(args.secs)]
+                log(f"  {name} {f.name} seed {4000 + i}: {last['branches']} branches, {last['entries']} inputs, "
+                    f"{fmt(last['execs_per_sec'], human)} execs/s, exit {r['exit_code']}"
+                    + (f", stopped early at {r['wall']:.0f} s" if r["early"] else ""))
+                runs[f.name].append(r)
+                waited += r.get("lock_wait", 0)
+        for row in summarize(name, runs, args.checkpoints):
+            print_row(row)
+            rows.append(row)
+    TABLE.parent.mkdir(parents=True, exist_ok=True)
+    TABLE.write_text(markdown(rows, header))
+    log(f"table written to {TABLE} ({(time.monotonic() - started) / 60:.1f} min in all, "
+        f"{waited / 60:.1f} of them waiting for {CPU_LOCK})")
+
+
+if __name__ == "__main__":
+    main()
