@@ -181,6 +181,14 @@ int Coordinator::run() {
   p.sync_scans = watcher_->stats().scans;
   p.sync_listings = watcher_->stats().listings;
   p.sync_seconds = std::chrono::duration<double>(watcher_->stats().time).count();
+  if (!baseline_finished_ && failures_.empty()) {
+    // PASS alone would read as "fuzzed and found nothing".
+    reporter_.warning(std::string(interrupted_ ? "stopped" : "--fuzztime ran out") +
+                      " before fuzzing began: " + std::to_string(baseline_done_) + " of " +
+                      std::to_string(baseline_total_) +
+                      " corpus entries had their first run, and nothing was fuzzed (give --fuzztime more, or "
+                      "distill the corpus with `cfuzz corpus minimize`)");
+  }
   reporter_.recommended_dictionary(dictionary_.recommended());
   reporter_.done(p, static_cast<int>(failures_.size()));
   return failures_.empty() ? 0 : 1;

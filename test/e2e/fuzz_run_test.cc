@@ -366,5 +366,24 @@ TEST(FuzzRunErrors, SetupErrorsExitTwoWithAClearMessage) {
   }
 }
 
+TEST(FuzzRunBudget, ABudgetThatEndsDuringTheBaselineSaysNothingWasFuzzed) {
+  TempDir dir;
+  for (int i = 0; i < 30; ++i) {
+    write_file(dir / "testdata/fuzz/LLVMFuzzerTestOneInput" / ("s" + std::to_string(i)),
+               "go test fuzz v1\n[]byte(\"LEN:" + std::to_string(100 + i) + "\")\n");
+  }
+  auto r = run({cfuzz(), "run", target("libfuzzer_harness"), "--srcdir", dir.str(), "--cachedir",
+                (dir / "cache").string(), "--parallel", "1", "--fuzztime", "5x"});
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.err.find("warning: --fuzztime ran out before fuzzing began: 5 of 30 corpus entries had their first "
+                       "run, and nothing was fuzzed"),
+            std::string::npos)
+      << r.all();
+  // A budget that reaches fuzzing says nothing of the kind.
+  auto enough = run({cfuzz(), "run", target("libfuzzer_harness"), "--srcdir", dir.str(), "--cachedir",
+                     (dir / "cache").string(), "--parallel", "1", "--fuzztime", "500x"});
+  EXPECT_EQ(enough.err.find("before fuzzing began"), std::string::npos) << enough.all();
+}
+
 }  // namespace
 }  // namespace cfuzz::test
