@@ -179,14 +179,13 @@ class FrontEnd {
 
     if (o_.minimize_crash_internal_step && units.size() == 1) {
       auto entry = entry_of_unit(units[0].second, types_, raw_, units[0].second.size());
-      if (!entry) return 1;
+      if (!entry) {
+        std::fprintf(stderr, "ERROR: %s: not a `go test fuzz v1` file for %s\n", units[0].first.c_str(),
+                     test_.name.c_str());
+        return 1;
+      }
       return minimize_crash_step(
-          *entry,
-          [&](const corpus::Entry& candidate) {
-            core::store_entry(shm_.base(), candidate, geometry_.input_area_size);
-            ++execs_;
-            if (engine_->exec().status == "failure") fail();
-          },
+          *entry, [&](const corpus::Entry& candidate) { run_once(candidate); },
           [&] { return out_of_time() || (o_.runs > 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)); });
     }
     if (!files.empty()) return run_files(units);
@@ -195,10 +194,7 @@ class FrontEnd {
         std::vector<std::uint32_t> features;
         auto entry = entry_of_unit(bytes, types_, raw_, max_len_);
         if (!entry) return features;  // not a unit of this test: adds nothing
-        core::store_entry(shm_.base(), *entry, geometry_.input_area_size);
-        rpc::ExecResult r = engine_->exec();
-        ++execs_;
-        if (r.status == "failure") fail();
+        run_once(*entry);
         return core::Corpus::features_of(shm_.snapshot(), geometry_.counters_capacity);
       });
     }
@@ -273,6 +269,25 @@ class FrontEnd {
     _exit(status);
   }
 
+  // Adds finished executions to the run's count. The engine's count of the call in progress
+  // goes back to 0: the final stats of a process that dies mid-call add that count, so it
+  // must only ever hold executions not counted here.
+  void count_executions(std::uint64_t n) {
+    execs_ += n;
+    shm_.header().exec_count.store(0, std::memory_order_relaxed);
+  }
+
+  // Runs one input as it is; a failure ends the process. Its bucketed counters are left in
+  // the snapshot area.
+  rpc::ExecResult run_once(const corpus::Entry& entry) {
+    core::store_entry(shm_.base(), entry, geometry_.input_area_size);
+    rpc::ExecResult r = engine_->exec();
+    count_executions(1);
+    slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
+    if (r.status == "failure") fail();
+    return r;
+  }
+
   int run_files(const std::vector<std::pair<std::string, std::string>>& units) {
     std::int64_t runs = std::max<std::int64_t>(o_.runs, 1);
     say(std::string(program_) + ": Running " + std::to_string(units.size()) + " inputs " + std::to_string(runs) +
@@ -286,13 +301,7 @@ class FrontEnd {
         return 1;
       }
       auto t0 = Clock::now();
-      for (std::int64_t i = 0; i < runs; ++i) {
-        core::store_entry(shm_.base(), *entry, geometry_.input_area_size);
-        rpc::ExecResult r = engine_->exec();
-        if (r.status == "failure") fail();
-        ++execs_;
-        slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
-      }
+      for (std::int64_t i = 0; i < runs; ++i) run_once(*entry);
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
       say("Executed " + name + " in " + std::to_string(ms) + " ms");
     }
@@ -347,12 +356,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
-    core::store_entry(shm_.base(), entry, geometry_.input_area_size);
-    rpc::ExecResult r = engine_->exec();
-    ++execs_;
-    slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
-    if (r.status == "failure") fail();
-    if (r.status == "skipped") return;
+    if (run_once(entry).status == "skipped") return;
     keep_if_new(entry, name, false);
   }
 
@@ -462,7 +466,7 @@ class FrontEnd {
       reload();
       std::size_t parent = plan.entry;
       rpc::FuzzResult r = engine_->fuzz(p);
-      execs_ += r.execs;
+      count_executions(r.execs);
       std::vector<std::string> constants, useful;
       for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
       for (const auto& h : r.useful_words) useful.push_back(rpc::from_hex(h));
@@ -509,23 +513,20 @@ class FrontEnd {
       bool fresh = false;
       RunResult r = engine_->run_current(&failure, ++count, &fresh);
       if (r == RunResult::Fail) {
-        ++execs_;
+        count_executions(count);
         shm_.header().failure = failure;
         fail();  // a new failure found while shrinking: reported as any other
       }
       engine_->write_snapshot();
       m.report(r == RunResult::Pass && core::covers(shm_.snapshot(), keep.data(), n));
     }
-    execs_ += count;
+    count_executions(count);
     if (corpus::same_entry(m.best(), found)) {
       std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
       return found;
     }
     // The smaller input's own coverage is what joins the mask.
-    core::store_entry(shm_.base(), m.best(), geometry_.input_area_size);
-    rpc::ExecResult r = engine_->exec();
-    ++execs_;
-    if (r.status == "failure") fail();
+    rpc::ExecResult r = run_once(m.best());
     if (r.status == "ok" && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
     std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
     return found;
@@ -541,6 +542,7 @@ class FrontEnd {
   // formats into a buffer on the stack and writes once.
   void print_final_stats_to(int fd) const {
     if (!o_.print_final_stats) return;
+    // With the executions of a call a failure cut short (count_executions).
     std::uint64_t execs = execs_ + shm_.header().exec_count.load(std::memory_order_relaxed);
     double secs = std::chrono::duration<double>(Clock::now() - start_).count();
     char buf[512];

@@ -71,10 +71,18 @@ void stop_all(const std::map<pid_t, int>& running) {
 struct ChildStats {
   std::uint64_t execs = 0, cov = 0, ft = 0;
 };
+// Only the log's tail is read: it is read every 2 seconds, and grows for hours.
+std::string tail_of(const fs::path& path, std::size_t bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+  in.seekg(static_cast<std::streamoff>(size > bytes ? size - bytes : 0));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 ChildStats last_status(const fs::path& log) {
   static const std::regex status(R"(^#(\d+)\s+\S+(?: cov: (\d+))?(?: ft: (\d+))?)");
   ChildStats s;
-  std::istringstream in(slurp(log));
+  std::istringstream in(tail_of(log, 64 * 1024));
   std::smatch m;
   for (std::string line; std::getline(in, line);) {
     if (std::regex_search(line, m, status)) {

@@ -201,7 +201,7 @@ TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   TempDir dir;
   auto fuzz = [&](const std::string& out) {
     fs::create_directories(dir / out);
-    return run({target("libfuzzer_kinds"), "-seed=7", "-runs=3000", (dir / out).string()},
+    return run({target("libfuzzer_kinds"), "-seed=7", "-runs=3000", "-print_final_stats=1", (dir / out).string()},
                CommandOptions{.env = {"LIBFUZZER_KINDS_ARMED=none"}});
   };
   CommandResult a = fuzz("a");
@@ -210,6 +210,7 @@ TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   EXPECT_TRUE(any_line(a.err, kModulesLoaded));
   EXPECT_TRUE(any_line(a.err, kLogEnd));
   EXPECT_NE(a.err.find("Done 3000 runs in "), std::string::npos) << a.err;
+  EXPECT_NE(a.err.find("stat::number_of_executed_units: 3000\n"), std::string::npos) << a.err;
   EXPECT_NE(a.err.find("INITED cov: "), std::string::npos);
   // The same seed makes the same run: the same units found.
   CommandResult b = fuzz("b");
