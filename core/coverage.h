@@ -1,6 +1,7 @@
-// Coverage as Go's fuzzer (and AFL, libFuzzer) sees it: SanitizerCoverage's 8-bit
-// per-edge counters, each bucketed to the highest power of two it reached, compared with
-// a mask that records, per counter, every bucket some corpus entry has reached.
+// Coverage as AFL and libFuzzer see it: SanitizerCoverage's 8-bit per-edge counters, each
+// bucketed by hit count (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+; one bit per bucket),
+// compared with a mask that records, per counter, every bucket some corpus entry has
+// reached.
 //
 // The scan runs after every execution in the worker, so it reads the counters a machine
 // word at a time, skips zero words, and clears the words it found non-zero: the cost is one
@@ -13,13 +14,18 @@
 
 namespace cfuzz::core {
 
-// 0→0, 1→1, 2..3→2, 4..7→4, ... 128..255→128.
+// 0→0, 1→1, 2→2, 3→4, 4..7→8, 8..15→16, 16..31→32, 32..127→64, 128..255→128.
+// Go rounds down to a power of two, which puts 2 and 3 in one bucket: a loop or a
+// function that runs once per field then cannot show its third field getting through
+// (three fields of a record each passing a range check), and the search stalls there.
 inline constexpr std::uint8_t bucket_counter(std::uint8_t c) {
-  std::uint8_t b = c;
-  b |= b >> 1;
-  b |= b >> 2;
-  b |= b >> 4;
-  return static_cast<std::uint8_t>(b - (b >> 1));
+  if (c <= 2) return c;
+  if (c == 3) return 4;
+  if (c < 8) return 8;
+  if (c < 16) return 16;
+  if (c < 32) return 32;
+  if (c < 128) return 64;
+  return 128;
 }
 
 struct BucketTable {

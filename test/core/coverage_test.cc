@@ -12,26 +12,33 @@
 namespace cfuzz::core {
 namespace {
 
+// AFL's and libFuzzer's hit-count classes, one bit each.
 std::uint8_t naive_bucket(unsigned c) {
-  if (c == 0) return 0;
-  unsigned p = 1;
-  while (p * 2 <= c) p *= 2;
-  return static_cast<std::uint8_t>(p);
+  const unsigned lower_bounds[] = {1, 2, 3, 4, 8, 16, 32, 128};
+  std::uint8_t bit = 0;
+  for (unsigned k = 0; k < 8; ++k) {
+    if (c >= lower_bounds[k]) bit = static_cast<std::uint8_t>(1u << k);
+  }
+  return bit;
 }
 
 int popcount8(std::uint8_t b) {
   return std::popcount(static_cast<unsigned>(b));
 }
 
-TEST(Coverage, BucketsEveryCountToTheHighestPowerOfTwoItReached) {
+TEST(Coverage, BucketsEveryCountToItsHitCountClass) {
   for (unsigned c = 0; c < 256; ++c) {
     EXPECT_EQ(bucket_counter(static_cast<std::uint8_t>(c)), naive_bucket(c)) << c;
     EXPECT_EQ(kBuckets.v[c], naive_bucket(c)) << c;
   }
   // Spot checks of the table in the header comment.
-  EXPECT_EQ(bucket_counter(3), 2);
-  EXPECT_EQ(bucket_counter(4), 4);
-  EXPECT_EQ(bucket_counter(7), 4);
+  EXPECT_EQ(bucket_counter(2), 2);
+  EXPECT_EQ(bucket_counter(3), 4);  // not 2's: a third pass through a branch is new
+  EXPECT_EQ(bucket_counter(4), 8);
+  EXPECT_EQ(bucket_counter(7), 8);
+  EXPECT_EQ(bucket_counter(31), 32);
+  EXPECT_EQ(bucket_counter(32), 64);
+  EXPECT_EQ(bucket_counter(127), 64);
   EXPECT_EQ(bucket_counter(128), 128);
   EXPECT_EQ(bucket_counter(255), 128);
 }
@@ -219,11 +226,11 @@ TEST(Coverage, ScanSeesCountersInTheUnalignedHeadAndTailOfARegion) {
   std::vector<std::uint8_t> mask(123, 0);
   CounterScanner scanner;
   for (std::size_t i : {0u, 4u, 5u, 12u, 13u, 20u, 21u, 22u}) {
-    buf[3 + i] = 3;  // bucket 2
+    buf[3 + i] = 2;  // bucket bit 2
     mask[100 + i] = 2;
     EXPECT_FALSE(scanner.scan_and_clear(&region, 1, mask.data(), touched.data(), &n)) << i;
     EXPECT_EQ(n, 1u) << i;
-    buf[3 + i] = 4;  // bucket 4: new
+    buf[3 + i] = 3;  // bucket bit 4: new
     EXPECT_TRUE(scanner.scan_and_clear(&region, 1, mask.data(), touched.data(), &n)) << i;
     std::vector<std::uint8_t> snapshot(123, 0xcc);
     CounterScanner::write_snapshot(touched.data(), n, snapshot.data(), snapshot.size());
