@@ -549,7 +549,9 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
     if args.resume and result_file.exists():
         kept = json.loads(result_file.read_text())
         same_points = kept["checkpoints"].keys() == set(map(str, args.checkpoints))
-        if kept.get("cfuzz_build") == str(args.cfuzz_build) and same_points:
+        # libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's.
+        same_cfuzz = fuzzer.name != "cfuzz" or kept.get("cfuzz_commit") == args.cfuzz_commit
+        if same_cfuzz and same_points:
             return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
     binary = binaries["cfuzz" if fuzzer.name == "cfuzz" else "libfuzzer"]
@@ -561,7 +563,8 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
     if facts["exit_code"] not in (0, None) or facts["early"]:
         facts["tail"] = ((work / "stdout.txt").read_text(errors="replace")[-1500:]
                          + (work / "stderr.txt").read_text(errors="replace")[-1500:])
-    result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build), **facts,
+    result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
+                  cfuzz_commit=args.cfuzz_commit, **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
     return result
@@ -643,7 +646,8 @@ def parse_args(argv):
                     help="the cfuzz build directory to use (default: $CFUZZ_BUILD_DIR or the repository's build/)")
     ap.add_argument("--cpu", type=int, default=(os.cpu_count() or 1) - 1, help="the core runs are pinned to")
     ap.add_argument("--build-only", action="store_true", help="fetch and build, do not run")
-    ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings")
+    ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
+                    "build, cfuzz's only from the same cfuzz commit): an ablation reruns only cfuzz")
     args = ap.parse_args(argv)
     mode = MODES["quick" if args.quick else "full"]
     overridden = args.secs or args.seeds or args.checkpoints
@@ -663,6 +667,7 @@ def parse_args(argv):
     args.cfuzz_build = args.cfuzz_build.resolve()
     if not (args.cfuzz_build / "bin" / "cfuzz").exists():
         ap.error(f"no cfuzz in {args.cfuzz_build}/bin: build it, or give --cfuzz-build")
+    args.cfuzz_commit = cfuzz_commit(args.cfuzz_build)
     return args
 
 
@@ -690,7 +695,7 @@ def main(argv=None):
     log(f"{args.mode} mode: {args.secs} s per run, {args.seeds} seeds, checkpoints {args.checkpoints}; "
         f"about {estimate:.0f} min of fuzzing, on CPU {args.cpu}")
     header = (f"cfuzz against libFuzzer on Debian source packages, {args.secs} s per run, {args.seeds} seeds, "
-              f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, cfuzz {cfuzz_commit(args.cfuzz_build)} "
+              f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, cfuzz {args.cfuzz_commit} "
               f"from {args.cfuzz_build}")
     print(f"# {header}", flush=True)
     fuzzers = [Cfuzz(args.cfuzz_build), LibFuzzer()]
