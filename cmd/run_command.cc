@@ -38,6 +38,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Longest []byte or string value the mutator produces, at most 64 MiB (default: "
                   "4096, or the largest seed value, up to 1 MiB)")
       ->check(kMaxLenRange);
+  sub->add_option("--len-control", opts->len_control,
+                  "Start mutating at the longest corpus value (at least 4 bytes) and let values grow "
+                  "towards --max-len by log2(limit) bytes after N*log2(limit) executions without new "
+                  "coverage, as libFuzzer's -len_control; 0: up to --max-len from the start")
+      ->capture_default_str();
   auto* seed_opt = sub->add_option("--seed", *seed,
                                    "Seed of the random generator: with the same seed, corpus and one "
                                    "worker, a run repeats itself exactly");

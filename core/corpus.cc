@@ -22,6 +22,21 @@ CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry val
   return e;
 }
 
+std::uint64_t longest_byte_value(const corpus::Entry& values) {
+  std::uint64_t m = 0;
+  for (const auto& v : values) {
+    if (const auto* b = std::get_if<corpus::Bytes>(&v)) m = std::max<std::uint64_t>(m, b->size());
+    if (const auto* s = std::get_if<std::string>(&v)) m = std::max<std::uint64_t>(m, s->size());
+  }
+  return m;
+}
+
+std::uint64_t Corpus::longest_byte_value() const {
+  std::uint64_t m = 0;
+  for (const auto& e : entries_) m = std::max(m, core::longest_byte_value(e.values));
+  return m;
+}
+
 bool Corpus::add(CorpusEntry entry) {
   std::uint64_t h = XXH3_64bits(entry.encoded.data(), entry.encoded.size());
   auto [first, last] = by_hash_.equal_range(h);

@@ -36,6 +36,9 @@ struct CorpusEntry {
 // An entry of these values, with its v1 encoding (none for an entry of no values) and size.
 CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values);
 
+// Length of the longest []byte or string value of an entry (0 if it has none).
+std::uint64_t longest_byte_value(const corpus::Entry& values);
+
 class Corpus {
  public:
   // False (and nothing added) when an entry with the same content is already there.
@@ -58,6 +61,9 @@ class Corpus {
   // schedule and AFL++'s rare one favour the same): the first input past a check gets
   // several times the share of inputs that only changed how often a loop ran.
   std::size_t pick(Pcg& rng);
+
+  // The longest []byte or string value of any entry.
+  std::uint64_t longest_byte_value() const;
 
   // Features of a bucketed coverage snapshot.
   static std::vector<std::uint32_t> features_of(const std::uint8_t* snapshot, std::size_t n);

@@ -35,15 +35,6 @@ constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 // How often the cache directory is checked for entries other runs wrote.
 constexpr std::chrono::seconds kSyncInterval{2};
 
-std::uint64_t largest_value(const corpus::Entry& e) {
-  std::uint64_t m = 0;
-  for (const auto& v : e) {
-    if (const auto* b = std::get_if<corpus::Bytes>(&v)) m = std::max<std::uint64_t>(m, b->size());
-    if (const auto* s = std::get_if<std::string>(&v)) m = std::max<std::uint64_t>(m, s->size());
-  }
-  return m;
-}
-
 }  // namespace
 
 int run_fuzzing(const RunOptions& options) {
@@ -130,11 +121,11 @@ int Coordinator::run() {
   watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types);
   load_corpus();
 
-  std::uint64_t largest = 0;
-  for (std::size_t i = 0; i < corpus_.size(); ++i) largest = std::max(largest, largest_value(corpus_.at(i).values));
+  std::uint64_t largest = corpus_.longest_byte_value();
   max_len_ = opts_.max_len != 0 ? opts_.max_len
                                 : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
   slot_capacity_ = std::max(max_len_, largest);
+  length_control_ = core::LengthControl(max_len_, largest, opts_.len_control);
   mask_.assign(target_.counters, 0);
   master_seed_ = opts_.seed ? *opts_.seed
                             : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
@@ -285,6 +276,7 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   p.total = corpus_.size();
   p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
   p.covered_counters = core::count_covered(mask_.data(), mask_.size());
+  p.len_limit = length_control_.current();
   return p;
 }
 
@@ -397,6 +389,7 @@ Coordinator::Job Coordinator::next_job() {
       j.splice = plan.splice;
       j.seed = plan.seed;
       j.input_to_state = plan.input_to_state;
+      j.max_len = length_control_.limit(execs_done_);
       j.dictionary = dictionary_.words_for_calls();
       return j;
     }
@@ -498,6 +491,7 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
   if (!corpus_.add(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values))) return;
   corpus_.set_features(corpus_.size() - 1, features);
+  length_control_.corpus_grew(execs_done_);
   ++synced_;
 }
 
@@ -547,7 +541,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   params.seed = job.seed;
   params.limit = job.limit;
   params.deadline_ms = job.deadline_ms;
-  params.max_len = max_len_;
+  params.max_len = job.max_len;
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;

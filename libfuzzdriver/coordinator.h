@@ -24,6 +24,7 @@
 #include "libfuzzdriver/cache_sync.h"
 #include "core/corpus.h"
 #include "core/dictionary.h"
+#include "core/length_control.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/target_info.h"
@@ -51,6 +52,7 @@ class Coordinator {
     std::uint64_t deadline_ms = 0;
     std::shared_ptr<const std::vector<std::string>> dictionary;  // hex words
     std::uint64_t input_to_state = 0;  // candidates to try first
+    std::uint64_t max_len = 0;         // the length control's limit for this call
     std::shared_ptr<const CachedEntry> synced;  // Sync: an entry another run wrote
   };
 
@@ -108,6 +110,7 @@ class Coordinator {
   TestInfo test_;
   std::string cache_dir_;
   std::uint64_t max_len_ = 0;
+  core::LengthControl length_control_{0, 0, 0};  // under mu_
   std::uint64_t slot_capacity_ = 0;
   int parallel_ = 1;
   Reporter reporter_;

@@ -116,6 +116,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     corpus_.set_features(corpus_.size() - 1, features);
     corpus_.at(parent).found++;
     new_interesting_++;
+    length_control_.corpus_grew(execs_done_);
     execs = execs_done_;
   }
   // Known before it is on disk: the cache watcher must not take it for another run's.
@@ -372,7 +373,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   rpc::FuzzParams params;
   params.seed = job.seed;
   params.limit = std::max<std::uint64_t>(first.execs, 1);
-  params.max_len = max_len_;
+  params.max_len = job.max_len;
   params.paranoid = true;
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;

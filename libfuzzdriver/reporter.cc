@@ -61,7 +61,8 @@ void Reporter::progress(const Progress& p) {
               {"synced", p.synced},
               {"corpus", p.total},
               {"coverage_bits", p.coverage_bits},
-              {"covered_counters", p.covered_counters}}
+              {"covered_counters", p.covered_counters},
+              {"len_limit", p.len_limit}}
              .dump() +
          "\n");
   } else {

@@ -22,6 +22,7 @@
 #include "core/dictionary.h"
 #include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
+#include "core/length_control.h"
 #include "core/minimizer.h"
 #include "core/sha1.h"
 #include "corpus_format/codec.h"
@@ -352,6 +353,10 @@ class FrontEnd {
       std::fflush(nullptr);
       _exit(1);
     }
+    if (o_.len_control > 0) {
+      length_control_ = core::LengthControl(max_len_, corpus_.longest_byte_value(),
+                                            static_cast<std::uint64_t>(o_.len_control));
+    }
     say_status("INITED");
   }
 
@@ -407,7 +412,10 @@ class FrontEnd {
       auto entry = bytes.empty() ? std::nullopt : entry_of_unit(bytes, types_, raw_, max_len_);
       if (entry) run_initial(*entry, name);
     }
-    if (corpus_.size() != before) say_status("RELOAD");
+    if (corpus_.size() != before) {
+      length_control_.corpus_grew(execs_);
+      say_status("RELOAD");
+    }
   }
 
   std::size_t covered_counters() const {
@@ -429,6 +437,7 @@ class FrontEnd {
     if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
     if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
     if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
+    if (o_.len_control > 0 && length_control_.current() != 0) line += " lim: " + std::to_string(length_control_.current());
     line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
             "Mb" + extra;
     say(line);
@@ -459,7 +468,7 @@ class FrontEnd {
         p.limit = p.limit != 0 ? std::min(p.limit, left) : left;
       }
       p.deadline_ms = plan.deadline_ms;
-      p.max_len = max_len_;
+      p.max_len = o_.len_control > 0 ? length_control_.limit(execs_) : max_len_;
       p.input_to_state = plan.input_to_state;
       p.only_ascii = o_.only_ascii;
       p.dictionary = *dictionary_.words_for_calls();
@@ -479,6 +488,7 @@ class FrontEnd {
         if (keep_if_new(found, "", true)) {
           corpus_.at(parent).found++;
           ++new_units_;
+          length_control_.corpus_grew(execs_);
           say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: 1 cfuzz-");
         }
       }
@@ -570,6 +580,7 @@ class FrontEnd {
   std::vector<corpus::Type> types_;
   bool raw_ = true;
   std::uint64_t max_len_ = kDefaultMaxLen;
+  core::LengthControl length_control_{0, 0, 0};  // set up after the initial runs
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;

@@ -23,7 +23,7 @@ std::int64_t parse_int(std::string_view arg, std::string_view value) {
 // libFuzzer flags cfuzz takes but does not act on: its own length policy, scheduling and
 // comparison guidance stand in for them, or they only tune libFuzzer's internals.
 constexpr std::string_view kIgnoredFlags[] = {
-    "len_control", "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth",
+    "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth",
     "shuffle", "prefer_small", "use_counters", "use_memmem", "use_value_profile", "use_cmp",
     "shrink", "reduce_inputs", "report_slow_units", "print_pcs", "print_funcs",
     "print_corpus_stats", "print_coverage", "handle_segv", "handle_bus", "handle_abrt",
@@ -92,6 +92,8 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.malloc_limit_mb = as_int();
     } else if (name == "max_len") {
       o.max_len = as_int();
+    } else if (name == "len_control") {
+      o.len_control = as_int();
     } else if (name == "seed") {
       o.seed = static_cast<std::uint64_t>(as_int());
     } else if (name == "dict") {
@@ -166,6 +168,8 @@ void print_libfuzzer_help(const char* program) {
       " malloc_limit_mb        0  If non-zero, fail an input that allocates more than this at once\n"
       "                           (needs a sanitizer); 0: as rss_limit_mb.\n"
       " max_len                0  Longest input to generate; 0: the longest corpus input, at least 4096.\n"
+      " len_control          100  Start with short inputs and let them grow towards max_len after\n"
+      "                           len_control*log2(limit) runs without new coverage; 0: max_len at once.\n"
       " seed                   0  Random seed; 0: from the clock.\n"
       " dict                      A dictionary file (AFL/libFuzzer format).\n"
       " artifact_prefix           Write crash-, timeout-, oom- and leak- files as $(artifact_prefix)file.\n"
