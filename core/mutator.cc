@@ -504,6 +504,11 @@ Bits mutate_float(Bits bits, Pcg& r) {
 
 Mutator::Mutator(std::size_t max_len) : max_len_(max_len) { scratch_.resize(max_len_ + 1); }
 
+void Mutator::set_max_len(std::size_t max_len) {
+  max_len_ = max_len;
+  if (scratch_.size() < max_len_ + 1) scratch_.resize(max_len_ + 1);
+}
+
 void Mutator::mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                            const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
   ByteContext c{rng, data, *len, cap, other, other_len, scratch_, words_};

@@ -75,6 +75,8 @@ class Mutator {
   explicit Mutator(std::size_t max_len);
 
   void set_words(const WordSource* words) { words_ = words; }
+  // A new limit (length control raises it as a run goes on); allocates only to grow.
+  void set_max_len(std::size_t max_len);
   void set_value_mutator(ValueMutator* m) { value_mutator_ = m; }
   std::size_t max_len() const { return max_len_; }
 

@@ -155,11 +155,7 @@ void FuzzEngine::start_call() {
 }
 
 void FuzzEngine::set_max_len(std::uint64_t max_len) {
-  if (max_len == mutator_max_len_) return;
-  mutator_ = core::Mutator(max_len);
-  mutator_.set_words(&words_);
-  if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
-  mutator_max_len_ = max_len;
+  mutator_.set_max_len(max_len);
 }
 
 FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,

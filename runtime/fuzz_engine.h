@@ -95,7 +95,6 @@ class FuzzEngine {
   core::ShmHeader& hdr_;
   std::uint64_t area_size_;  // as validated at start-up, before the target ran
   core::Mutator mutator_;
-  std::uint64_t mutator_max_len_ = kDefaultMaxLen;
   CmpTable base_cmps_{};
   CmpWords words_;
   core::Pcg rng_;
