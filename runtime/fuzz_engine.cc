@@ -120,7 +120,7 @@ void FuzzEngine::to_ascii(core::InputAreaHeader& a) {
   }
 }
 
-bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
+bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) const {
   core::SlotHeader& slot = a.slots[c.value];
   auto type = static_cast<corpus::Type>(slot.type);
   if (type != corpus::Type::Bytes && type != corpus::Type::String) {
@@ -132,6 +132,7 @@ bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
   }
   std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
   if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
+  if (new_len > slot.len && new_len > mutator_.max_len()) return false;
   std::uint8_t* d = core::ShmView::slot_data(a, c.value);
   std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
   std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());

@@ -101,6 +101,33 @@ TEST_F(FuzzRun, NxRunsExactlyNExecutions) {
   }
 }
 
+TEST_F(FuzzRun, LengthControlStartsShortAndGrowsWhenNothingNewIsFound) {
+  // exec_counter's seed is 1 byte and every input covers the same: with no new coverage,
+  // the limit (4 bytes at first) grows by log2 of itself every 100 * log2 executions.
+  auto longest = [&](const std::string& name, std::vector<std::string> args) {
+    fs::path lengths = dir / name;
+    args.insert(args.end(), {"--parallel", "1", "--seed", "7"});
+    auto r = fuzz("exec_counter", args, {"CFUZZ_TEST_LENGTH_FILE=" + lengths.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.all();
+    std::string bytes = read_file(lengths);
+    EXPECT_FALSE(bytes.empty()) << r.all();
+    unsigned most = 0;
+    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
+      unsigned len = static_cast<unsigned char>(bytes[i]) | static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+      most = std::max(most, len);
+    }
+    return most;
+  };
+  // One call of 1000 executions, planned when the limit was still 4 bytes.
+  EXPECT_LE(longest("short", {"--fuzztime", "1000x"}), 4u);
+  // Without length control the same call grows inputs at once.
+  EXPECT_GT(longest("off", {"--fuzztime", "1000x", "--len-control", "0"}), 4u);
+  // 30000 executions in calls of 2000: the limit was at most 301 bytes (libFuzzer's steps).
+  unsigned grown = longest("grown", {"--fuzztime", "30000x"});
+  EXPECT_GT(grown, 4u);
+  EXPECT_LE(grown, 301u);
+}
+
 TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
   auto first = fuzz("maze", {"--fuzztime", "3000x", "--parallel", "1", "--seed", "3"});
   ASSERT_EQ(first.exit_code, 0) << first.all();
