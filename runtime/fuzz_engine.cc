@@ -120,7 +120,7 @@ void FuzzEngine::to_ascii(core::InputAreaHeader& a) {
   }
 }
 
-bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) const {
+bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
   core::SlotHeader& slot = a.slots[c.value];
   auto type = static_cast<corpus::Type>(slot.type);
   if (type != corpus::Type::Bytes && type != corpus::Type::String) {
@@ -131,8 +131,9 @@ bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) c
     return true;
   }
   std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
+  // Not held to the length limit: a replacement is aimed at one comparison, and a number
+  // that must get longer ("1" → "1234567") is worth it whatever the limit.
   if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
-  if (new_len > slot.len && new_len > mutator_.max_len()) return false;
   std::uint8_t* d = core::ShmView::slot_data(a, c.value);
   std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
   std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());

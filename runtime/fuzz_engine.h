@@ -83,9 +83,8 @@ class FuzzEngine {
                core::rpc::FuzzResult& res);
   void prepare_args(core::InputAreaHeader& a);
   bool input_overwritten(const core::InputAreaHeader& a) const;
-  // Makes an input-to-state replacement; false if it does not fit (or would grow a value
-  // past the length limit).
-  bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) const;
+  // Makes an input-to-state replacement; false if it does not fit.
+  static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
   static void to_ascii(core::InputAreaHeader& a);
   std::uint64_t new_bits() const;
   void set_max_len(std::uint64_t max_len);

@@ -47,7 +47,7 @@ TEST(CustomMutator, WhatTheMutatorItselfCoversIsNotTheInputsCoverage) {
 
 TEST(CustomMutator, ASizeOverMaxSizeStopsTheRunWithAClearError) {
   TempDir dir;
-  auto r = fuzz(dir, "too_long", {"--fuzztime", "20000x", "--max-len", "100"});
+  auto r = fuzz(dir, "too_long", {"--fuzztime", "20000x", "--max-len", "100", "--len-control", "0"});
   EXPECT_EQ(r.exit_code, 2) << r.all();
   EXPECT_NE(r.err.find("LLVMFuzzerCustomMutator returned 101 bytes, more than the max_size of 100 it was given"),
             std::string::npos)

@@ -278,7 +278,11 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
   TempDir dir;
   fuzz_units(dir / "corpus", "1", "3000");
   fs::create_directories(dir / "out");
-  write_file(dir / "corpus" / "zz-hang", "HANG");  // listed after the small units
+  // Longer than any fuzzed unit, so listed (by size, as libFuzzer lists) after all of them
+  // but one: a merge killed on its very last unit has, as libFuzzer's, nothing left to do.
+  const std::string hang = "HANG" + std::string(5000, '.');
+  write_file(dir / "corpus" / "zz-hang", hang);
+  write_file(dir / "corpus" / "zz-last", "LAST" + std::string(6000, '.'));
   CommandOptions only_hang{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=HANG"}};
   std::vector<std::string> merge = {target("libfuzzer_kinds"), "-merge=1",
                                     "-merge_control_file=" + (dir / "MCF").string(), (dir / "out").string(),
@@ -287,7 +291,7 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
     // The inner process hangs on the unit (no -timeout): kill everything, as an
     // infrastructure's time limit would.
     Background b(merge, only_hang);
-    for (int i = 0; i < 600 && read_file(dir / "MCF").find(" 4\n") == std::string::npos; ++i) {
+    for (int i = 0; i < 600 && read_file(dir / "MCF").find(" " + std::to_string(hang.size()) + "\n") == std::string::npos; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
