@@ -56,6 +56,7 @@ import json
 import os
 import re
 import shutil
+import shlex
 import signal
 import statistics
 import subprocess
@@ -398,12 +399,14 @@ def copy_corpus(src, dst):
 class Cfuzz:
     name = "cfuzz"
 
-    def __init__(self, cfuzz_build):
+    def __init__(self, cfuzz_build, extra_args=()):
         self.cfuzz = cfuzz_build / "bin" / "cfuzz"
+        self.extra_args = list(extra_args)  # --cfuzz-args: an ablation's flags
 
     def command(self, binary, work, secs, seed):
         return [self.cfuzz, "run", binary, "--cachedir", work / "cache", "-p", 1, "--fuzztime", f"{secs}s",
-                "--seed", seed, "--timeout", f"{TIMEOUT_SECS}s", "--rss-limit-mb", RSS_LIMIT_MB, "--json"]
+                "--seed", seed, "--timeout", f"{TIMEOUT_SECS}s", "--rss-limit-mb", RSS_LIMIT_MB, "--json",
+                *self.extra_args]
 
     def corpus_dir(self, work):
         return work / "cache"
@@ -550,7 +553,8 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
         kept = json.loads(result_file.read_text())
         same_points = kept["checkpoints"].keys() == set(map(str, args.checkpoints))
         # libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's.
-        same_cfuzz = fuzzer.name != "cfuzz" or kept.get("cfuzz_commit") == args.cfuzz_commit
+        same_cfuzz = fuzzer.name != "cfuzz" or (kept.get("cfuzz_commit") == args.cfuzz_commit and
+                                                 kept.get("cfuzz_args", "") == args.cfuzz_args)
         if same_cfuzz and same_points:
             return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
@@ -564,7 +568,7 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
         facts["tail"] = ((work / "stdout.txt").read_text(errors="replace")[-1500:]
                          + (work / "stderr.txt").read_text(errors="replace")[-1500:])
     result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
-                  cfuzz_commit=args.cfuzz_commit, **facts,
+                  cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
     return result
@@ -646,6 +650,9 @@ def parse_args(argv):
                     help="the cfuzz build directory to use (default: $CFUZZ_BUILD_DIR or the repository's build/)")
     ap.add_argument("--cpu", type=int, default=(os.cpu_count() or 1) - 1, help="the core runs are pinned to")
     ap.add_argument("--build-only", action="store_true", help="fetch and build, do not run")
+    ap.add_argument("--cfuzz-args", default="", metavar="'FLAGS'",
+                    help="more flags for every `cfuzz run`, for an ablation (say '--len-control 0'); "
+                         "named in the table's header")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
                     "build, cfuzz's only from the same cfuzz commit): an ablation reruns only cfuzz")
     args = ap.parse_args(argv)
@@ -696,9 +703,9 @@ def main(argv=None):
         f"about {estimate:.0f} min of fuzzing, on CPU {args.cpu}")
     header = (f"cfuzz against libFuzzer on Debian source packages, {args.secs} s per run, {args.seeds} seeds, "
               f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, cfuzz {args.cfuzz_commit} "
-              f"from {args.cfuzz_build}")
+              f"from {args.cfuzz_build}" + (f", cfuzz flags {args.cfuzz_args!r}" if args.cfuzz_args else ""))
     print(f"# {header}", flush=True)
-    fuzzers = [Cfuzz(args.cfuzz_build), LibFuzzer()]
+    fuzzers = [Cfuzz(args.cfuzz_build, shlex.split(args.cfuzz_args)), LibFuzzer()]
     rows, waited = [], 0.0
     for name in args.libs:
         root, binaries = built[name]
