@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "cmd/subcommands.h"
-#include "core/go_duration.h"
+#include "libfuzzdriver/budget.h"
 
 namespace cfuzz::cmd {
 
@@ -14,7 +14,7 @@ void InputLimitFlags::add_to(CLI::App* sub, std::uint64_t* rss_limit_mb, const s
 }
 
 std::chrono::milliseconds InputLimitFlags::timeout() const {
-  auto t = core::parse_go_duration(timeout_text_);
+  auto t = driver::parse_go_duration(timeout_text_);
   if (!t || t->count() <= 0) {
     throw std::runtime_error("--timeout " + timeout_text_ + ": expected a duration such as 10s or 500ms");
   }

@@ -73,6 +73,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       limits.deadline = Clock::now() + milliseconds(core::kInterestingMinimizeMillis);
       limits.execs = granted - 1;  // one left to measure the result
       limits.cancelled = [this] { return interrupted_.load(); };
+      limits.warn = [this](const std::string& text) { reporter_.warning(text); };
       MinimizeOutcome mo = minimize_coverage(w, values, keep, limits);
       std::uint64_t used = mo.execs;
       if (mo.found_failure) {
@@ -278,6 +279,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     if (!opts_.minimize_time_given) limits.restarts = minimize_restart_budget(bytes);
     // An interrupt ends minimization: the smallest input so far is what gets saved.
     limits.cancelled = [this] { return interrupted_.load(); };
+    limits.warn = [this](const std::string& text) { reporter_.warning(text); };
     // The progress line says what minimization is doing (coordinator.cc, supervise).
     limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
       std::lock_guard<std::mutex> lock(mu_);

@@ -1,9 +1,9 @@
 #include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/minimize_driver.h"
 
+#include <cstdio>
 #include <cstring>
 
-#include <spdlog/spdlog.h>
 
 #include "core/coverage.h"
 #include "core/input_area.h"
@@ -30,13 +30,21 @@ rpc::FailureSignature signature_of(const core::FailureRecord& r) {
   return s;
 }
 
-bool ensure_running(Worker& w) {
+void warn(const MinimizeLimits& limits, const std::string& text) {
+  if (limits.warn) {
+    limits.warn(text);
+  } else {
+    std::fprintf(stderr, "warning: %s\n", text.c_str());
+  }
+}
+
+bool ensure_running(Worker& w, const MinimizeLimits& limits) {
   if (w.running()) return true;
   try {
     w.start();
     return true;
   } catch (const std::exception& e) {
-    spdlog::warn("worker {}: cannot restart while minimizing: {}", w.index(), e.what());
+    warn(limits, "worker " + std::to_string(w.index()) + ": cannot restart while minimizing: " + e.what());
     return false;
   }
 }
@@ -68,12 +76,12 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       if (left <= 0) return out_of_budget(out);
       deadline_ms = std::min<std::uint64_t>(deadline_ms, static_cast<std::uint64_t>(left));
     }
-    if (!ensure_running(w)) return out;
+    if (!ensure_running(w, limits)) return out;
     core::ShmView shm = w.shm().view();
     try {
       core::store_entry(shm.base(), out.best, w.shm().input_area_size());
     } catch (const std::exception& e) {
-      spdlog::warn("cannot minimize: {}", e.what());
+      warn(limits, std::string("cannot minimize: ") + e.what());
       return out;
     }
     if (keep != nullptr) std::memcpy(shm.mask(), keep->data(), keep->size());
@@ -104,7 +112,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       continue;
     }
     if (r.kind == CallOutcome::Kind::Error) {
-      spdlog::warn("worker {}: minimize failed: {}", w.index(), r.error);
+      warn(limits, "worker " + std::to_string(w.index()) + ": minimize failed: " + r.error);
       return out;
     }
     // The worker died on a candidate (or was killed for a hang or memory). Judge that
@@ -117,7 +125,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       candidate = core::load_entry(shm.current(), w.shm().input_area_size());
       best_so_far = core::load_entry(shm.best(), w.shm().input_area_size());
     } catch (const std::exception& e) {
-      spdlog::warn("worker {}: shared memory unreadable after a crash: {}", w.index(), e.what());
+      warn(limits, "worker " + std::to_string(w.index()) + ": shared memory unreadable after a crash: " + e.what());
       return out;
     }
     bool qualifies = false;
@@ -158,7 +166,7 @@ MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input,
 
 Reproduction reproduce(Worker& w, const corpus::Entry& input) {
   Reproduction rep;
-  if (!ensure_running(w)) return rep;
+  if (!ensure_running(w, MinimizeLimits{})) return rep;  // a warning, if any, on stderr
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), input, w.shm().input_area_size());
   CallOutcome r = w.call("exec", rpc::ExecParams{}, milliseconds(60000));

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/failure_record.h"
@@ -30,6 +31,9 @@ struct MinimizeLimits {
   std::function<void(const corpus::Entry& best, std::uint64_t execs, std::uint64_t restarts)> on_progress;
   // Checked about once a second: stop early (an interrupt) and keep the best so far.
   std::function<bool()> cancelled;
+  // Where warnings go (the run's one channel, which knows --json); unset: "warning: " lines
+  // on stderr.
+  std::function<void(const std::string&)> warn;
 };
 
 // The default restart budget of minimizing a failing input of `bytes` bytes: proportional

@@ -103,6 +103,13 @@ int minimize_file(const MinimizeFileOptions& o) {
             ", size: " + std::to_string(core::entry_size(best)) + " bytes",
         {{"event", "progress"}, {"execs", execs}, {"bytes", core::entry_size(best)}});
   };
+  limits.warn = [&](const std::string& text) {
+    if (o.json) {
+      say("", {{"event", "warning"}, {"message", text}});
+    } else {
+      std::fprintf(stderr, "warning: %s\n", text.c_str());
+    }
+  };
   MinimizeOutcome mo = minimize_failure(worker, input, first.failure, limits);
 
   // The result must fail the same way in a fresh worker; if it does not (a flaky
