@@ -44,19 +44,18 @@ std::vector<std::filesystem::path> to_paths(const std::vector<std::string>& name
 
 void print_converted(const std::vector<driver::ConvertedFile>& files) {
   for (const auto& f : files) {
-    std::printf("%s %s (%zu bytes, from %s)\n", f.unchanged ? "unchanged" : "wrote",
-                f.output.c_str(), f.raw_bytes, f.input.c_str());
+    std::printf("%s %s (%zu bytes, from %s)\n", f.unchanged ? "unchanged" : "wrote", f.output.c_str(), f.raw_bytes,
+                f.input.c_str());
   }
 }
 
 void add_convert(CLI::App& corpus) {
-  CLI::App* convert = corpus.add_subcommand(
-      "convert", "Convert raw files (a libFuzzer or AFL corpus, samples) to v1 entries and back");
+  CLI::App* convert =
+      corpus.add_subcommand("convert", "Convert raw files (a libFuzzer or AFL corpus, samples) to v1 entries and back");
   convert->require_subcommand(1);
 
   auto b2v = std::make_shared<Bin2V1Options>();
-  CLI::App* bin2v1 =
-      convert->add_subcommand("bin2v1", "Turn raw files into v1 entries of one []byte or string");
+  CLI::App* bin2v1 = convert->add_subcommand("bin2v1", "Turn raw files into v1 entries of one []byte or string");
   bin2v1->add_option("files", b2v->inputs, "Raw input files")->required()->type_name("FILE");
   bin2v1
       ->add_option("-o,--output", b2v->output_dir,
@@ -82,8 +81,7 @@ void add_convert(CLI::App& corpus) {
   });
 
   auto v2b = std::make_shared<V12BinOptions>();
-  CLI::App* v12bin =
-      convert->add_subcommand("v12bin", "Turn v1 entries of one []byte or string into raw files");
+  CLI::App* v12bin = convert->add_subcommand("v12bin", "Turn v1 entries of one []byte or string into raw files");
   v12bin->add_option("files", v2b->inputs, "v1 corpus entry files")->required()->type_name("FILE");
   v12bin
       ->add_option("-o,--output", v2b->output_dir,
@@ -96,17 +94,14 @@ void add_convert(CLI::App& corpus) {
       "exactly those bytes, named like the entry (testdata/fuzz/FuzzX/abc becomes DIR/abc).\n"
       "Any other entry is an error, and nothing is written until every FILE has been read.\n\n"
       "Example: cfuzz corpus convert v12bin testdata/fuzz/FuzzParse/* -o /tmp/raw");
-  v12bin->callback([v2b] {
-    print_converted(driver::convert_v1_to_bin(to_paths(v2b->inputs), v2b->output_dir));
-  });
+  v12bin->callback([v2b] { print_converted(driver::convert_v1_to_bin(to_paths(v2b->inputs), v2b->output_dir)); });
 }
 
 void add_show(CLI::App& corpus) {
   auto opts = std::make_shared<ShowOptions>();
   CLI::App* show = corpus.add_subcommand("show", "Print the values in v1 entries");
   show->add_option("files", opts->inputs, "v1 corpus entry files")->required()->type_name("FILE");
-  show->add_flag("--full", opts->full,
-                 "Print []byte and string values in full (by default only the first 256 bytes)");
+  show->add_flag("--full", opts->full, "Print []byte and string values in full (by default only the first 256 bytes)");
   show->footer(
       "Prints each FILE's name, then one line per value: its index, its type as the file\n"
       "spells it, and the value. Strings are Go-quoted with their length; bytes and runes also\n"
@@ -125,9 +120,7 @@ void add_show(CLI::App& corpus) {
 void add_fmt(CLI::App& corpus, int& exit_code) {
   auto opts = std::make_shared<FmtOptions>();
   CLI::App* fmt = corpus.add_subcommand("fmt", "Rewrite v1 entries in canonical form");
-  fmt->add_option("paths", opts->paths, "Entry files, or directories of them")
-      ->required()
-      ->type_name("FILE|DIR");
+  fmt->add_option("paths", opts->paths, "Entry files, or directories of them")->required()->type_name("FILE|DIR");
   fmt->add_flag("--check", opts->check,
                 "Rewrite nothing; list the entries that are not canonical and exit with status "
                 "1 if there are any");
@@ -153,8 +146,7 @@ void add_fmt(CLI::App& corpus, int& exit_code) {
 }  // namespace
 
 void add_corpus_command(CLI::App& app, int& exit_code) {
-  CLI::App* corpus =
-      app.add_subcommand("corpus", "Work with corpus entries in the `go test fuzz v1` format");
+  CLI::App* corpus = app.add_subcommand("corpus", "Work with corpus entries in the `go test fuzz v1` format");
   corpus->require_subcommand(1);
   add_convert(*corpus);
   add_show(*corpus);

@@ -7,10 +7,10 @@
 namespace cfuzz::cmd {
 
 void add_corpus_minimize_command(CLI::App& corpus, int& exit_code) {
-  auto* sub = corpus.add_subcommand(
-      "minimize",
-      "Keep the smallest set of entries (small and fast ones first) with all the coverage of the "
-      "inputs, like libFuzzer's -merge=1 or afl-cmin; failing inputs are reported and left out");
+  auto* sub =
+      corpus.add_subcommand("minimize",
+                            "Keep the smallest set of entries (small and fast ones first) with all the coverage of the "
+                            "inputs, like libFuzzer's -merge=1 or afl-cmin; failing inputs are reported and left out");
   auto o = std::make_shared<driver::DistillOptions>();
   auto limits = std::make_shared<InputLimitFlags>();
   sub->add_option("inputs", o->inputs, "Directories (their files) and files to distill, e.g. the cache directory")

@@ -2,10 +2,11 @@
 // inputs takes (run, minimize, corpus minimize), declared and checked in one place.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 namespace cfuzz::cmd {
 

@@ -6,10 +6,10 @@
 namespace cfuzz::cmd {
 
 void add_minimize_command(CLI::App& app, int& exit_code) {
-  auto* sub = app.add_subcommand(
-      "minimize",
-      "Shrink an input that makes a target fail, keeping the failure the same (exit 0: written; "
-      "1: the input does not fail)");
+  auto* sub =
+      app.add_subcommand("minimize",
+                         "Shrink an input that makes a target fail, keeping the failure the same (exit 0: written; "
+                         "1: the input does not fail)");
   auto o = std::make_shared<driver::MinimizeFileOptions>();
   auto budget = std::make_shared<std::string>("60s");
   auto limits = std::make_shared<InputLimitFlags>();

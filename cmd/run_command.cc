@@ -29,8 +29,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                                        "disables. By default also at most 8 + 4 per byte of the input "
                                        "worker restarts (candidates that crash)")
                            ->capture_default_str();
-  sub->add_option("--parallel,-p", opts->parallel,
-                  "Number of worker processes, at most 1024 (default: number of CPUs)")
+  sub->add_option("--parallel,-p", opts->parallel, "Number of worker processes, at most 1024 (default: number of CPUs)")
       ->check(kWorkersRange);
   limits->add_to(sub, &opts->rss_limit_mb,
                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)");

@@ -4,14 +4,15 @@
 // exit code 2 in main().
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
+
+#include <CLI/CLI.hpp>
 
 namespace cfuzz::cmd {
 
 // Bounds of the numeric flags, checked on the text before it is converted (so that "-5"
 // cannot wrap around to 2^64 in an unsigned option).
-inline const CLI::Range kWorkersRange(0, 1024);                                  // --parallel
+inline const CLI::Range kWorkersRange(0, 1024);                                    // --parallel
 inline const CLI::Range kRssLimitRange(std::uint64_t{0}, std::uint64_t{1} << 20);  // --rss-limit-mb: up to 1 TiB
 inline const CLI::Range kMaxLenRange(std::uint64_t{1}, std::uint64_t{64} << 20);   // --max-len: up to 64 MiB
 

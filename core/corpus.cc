@@ -109,8 +109,8 @@ std::size_t Corpus::pick(Pcg& rng) {
   }
   first_unfuzzed_ = entries_.size();
   // Nine times in ten, among the favored entries only (when there are any).
-  bool favored_only = rng.below(10) != 0 && std::any_of(entries_.begin(), entries_.end(),
-                                                          [](const CorpusEntry& e) { return e.owned > 0; });
+  bool favored_only = rng.below(10) != 0 &&
+                      std::any_of(entries_.begin(), entries_.end(), [](const CorpusEntry& e) { return e.owned > 0; });
   double total = 0;
   std::vector<double> weights(entries_.size());
   for (std::size_t i = 0; i < entries_.size(); ++i) {

@@ -23,11 +23,11 @@ struct CorpusEntry {
   std::string name;
   Origin origin = Origin::Found;
   corpus::Entry values;
-  std::string encoded;  // the entry's v1 file bytes
-  std::uint64_t size = 0;       // bytes of its byte values
-  std::uint64_t fuzz_calls = 0; // times it was picked
-  std::uint64_t found = 0;      // entries found while fuzzing it
-  std::uint32_t owned = 0;      // features for which it is the smallest entry ("favored")
+  std::string encoded;           // the entry's v1 file bytes
+  std::uint64_t size = 0;        // bytes of its byte values
+  std::uint64_t fuzz_calls = 0;  // times it was picked
+  std::uint64_t found = 0;       // entries found while fuzzing it
+  std::uint32_t owned = 0;       // features for which it is the smallest entry ("favored")
   // Counters (edges) that no earlier entry reached: where this entry opened new ground.
   // A few are kept; how many entries share them tells how rare the entry still is.
   std::vector<std::uint32_t> new_counters;
@@ -74,9 +74,9 @@ class Corpus {
   std::vector<CorpusEntry> entries_;
   // Content hash -> entries with it: a lookup per add, not a scan (100k-entry corpora).
   std::unordered_multimap<std::uint64_t, std::size_t> by_hash_;
-  std::size_t first_unfuzzed_ = 0;  // no entry before it has fuzz_calls == 0
+  std::size_t first_unfuzzed_ = 0;                        // no entry before it has fuzz_calls == 0
   std::unordered_map<std::uint32_t, std::size_t> owner_;  // feature -> smallest entry with it
-  std::vector<std::uint32_t> holders_;  // counter -> entries that reach it
+  std::vector<std::uint32_t> holders_;                    // counter -> entries that reach it
 };
 
 }  // namespace cfuzz::core

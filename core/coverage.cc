@@ -2,8 +2,7 @@
 
 #include <bit>
 
-static_assert(std::endian::native == std::endian::little,
-              "counter groups are packed little-endian into words");
+static_assert(std::endian::native == std::endian::little, "counter groups are packed little-endian into words");
 
 namespace cfuzz::core {
 
@@ -56,9 +55,8 @@ inline std::uint64_t load_mask(const std::uint8_t* mask, std::size_t index, std:
 
 }  // namespace
 
-bool CounterScanner::scan_and_clear(const CounterRegion* regions, std::size_t region_count,
-                                    const std::uint8_t* mask, Touched* touched,
-                                    std::size_t* touched_count) {
+bool CounterScanner::scan_and_clear(const CounterRegion* regions, std::size_t region_count, const std::uint8_t* mask,
+                                    Touched* touched, std::size_t* touched_count) {
   bool fresh = false;
   std::size_t nt = 0;
   auto note = [&](std::size_t index, std::uint64_t raw, std::size_t len) {
@@ -99,8 +97,8 @@ bool CounterScanner::scan_and_clear(const CounterRegion* regions, std::size_t re
   return fresh;
 }
 
-void CounterScanner::write_snapshot(const Touched* touched, std::size_t touched_count,
-                                    std::uint8_t* snapshot, std::size_t n) {
+void CounterScanner::write_snapshot(const Touched* touched, std::size_t touched_count, std::uint8_t* snapshot,
+                                    std::size_t n) {
   std::memset(snapshot, 0, n);
   for (std::size_t i = 0; i < touched_count; ++i) {
     std::memcpy(snapshot + touched[i].index, &touched[i].bucketed, touched[i].len);

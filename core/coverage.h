@@ -71,18 +71,17 @@ struct CounterRegion {
 class CounterScanner {
  public:
   struct Touched {
-    std::size_t index;  // global counter index of the first byte of the group
+    std::size_t index;       // global counter index of the first byte of the group
     std::uint64_t bucketed;  // up to 8 bucketed counters, first counter in the low byte
-    std::size_t len;    // counters in the group: 8, or fewer at unaligned region edges
+    std::size_t len;         // counters in the group: 8, or fewer at unaligned region edges
   };
 
   // Returns true if any bucket bit is not in `mask`. `mask` may be null (everything new).
-  bool scan_and_clear(const CounterRegion* regions, std::size_t region_count,
-                      const std::uint8_t* mask, Touched* touched, std::size_t* touched_count);
+  bool scan_and_clear(const CounterRegion* regions, std::size_t region_count, const std::uint8_t* mask,
+                      Touched* touched, std::size_t* touched_count);
 
   // Writes the bucketed counters of the last scan into `snapshot` (length `n`).
-  static void write_snapshot(const Touched* touched, std::size_t touched_count,
-                             std::uint8_t* snapshot, std::size_t n);
+  static void write_snapshot(const Touched* touched, std::size_t touched_count, std::uint8_t* snapshot, std::size_t n);
 
   static void clear(const CounterRegion* regions, std::size_t region_count) {
     for (std::size_t r = 0; r < region_count; ++r) std::memset(regions[r].begin, 0, regions[r].size);

@@ -8,7 +8,9 @@ namespace {
 
 constexpr std::size_t kMaxDigits = 18;
 
-bool is_digit(std::uint8_t c) { return c >= '0' && c <= '9'; }
+bool is_digit(std::uint8_t c) {
+  return c >= '0' && c <= '9';
+}
 
 // The operand's low `width` bytes read as signed: sign-extended to 64 bits.
 std::int64_t signed_value(std::uint64_t value, int width) {
@@ -45,7 +47,7 @@ DecimalMatch decimal_run_matches(const DecimalRun& run, std::uint64_t value, int
   std::int64_t s = signed_value(value, width);
   if (run.negative) {
     return s < 0 && static_cast<std::uint64_t>(-(s + 1)) + 1 == run.magnitude ? DecimalMatch::Signed
-                                                                             : DecimalMatch::None;
+                                                                              : DecimalMatch::None;
   }
   if (s >= 0 && static_cast<std::uint64_t>(s) == run.magnitude) return DecimalMatch::Signed;
   return run.magnitude == low_bytes(value, width) ? DecimalMatch::Unsigned : DecimalMatch::None;
@@ -53,8 +55,9 @@ DecimalMatch decimal_run_matches(const DecimalRun& run, std::uint64_t value, int
 
 std::size_t format_decimal(std::uint64_t value, int width, DecimalMatch reading, char* out) {
   std::int64_t s = signed_value(value, width);
-  int n = reading == DecimalMatch::Signed && s < 0 ? std::snprintf(out, 24, "%lld", static_cast<long long>(s))
-                             : std::snprintf(out, 24, "%llu", static_cast<unsigned long long>(low_bytes(value, width)));
+  int n = reading == DecimalMatch::Signed && s < 0
+              ? std::snprintf(out, 24, "%lld", static_cast<long long>(s))
+              : std::snprintf(out, 24, "%llu", static_cast<unsigned long long>(low_bytes(value, width)));
   return static_cast<std::size_t>(n);
 }
 

@@ -35,7 +35,7 @@ inline constexpr std::uint32_t kFailureExactInput = 1;
 inline constexpr std::uint32_t kFailureInCustomMutator = 2;
 
 struct FailureRecord {
-  std::uint32_t kind;  // FailureKind
+  std::uint32_t kind;      // FailureKind
   std::int32_t signal;     // the signal, for Signal (and sanitizer reports on a signal)
   std::int32_t exit_code;  // for Exit
   std::uint32_t flags;     // kFailureExactInput, ...

@@ -22,7 +22,8 @@ class LengthControl {
  public:
   // `rate` 0: no length control, the limit is `max_len` from the start.
   LengthControl(std::uint64_t max_len, std::uint64_t longest_value, std::uint64_t rate)
-      : max_len_(max_len), rate_(rate),
+      : max_len_(max_len),
+        rate_(rate),
         limit_(rate == 0 ? max_len : std::min(max_len, std::max<std::uint64_t>(4, longest_value))) {}
 
   // The limit for the next mutations, once the run has made `total_execs` executions.

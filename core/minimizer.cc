@@ -69,8 +69,7 @@ bool valid_utf8(std::string_view s) {
       }
     }
     auto c1 = static_cast<unsigned char>(n > 1 ? s[i + 1] : 0);
-    if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) ||
-        (c == 0xf4 && c1 > 0x8f)) {
+    if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 > 0x8f)) {
       return false;  // overlong, surrogate, or beyond U+10FFFF
     }
     i += static_cast<std::size_t>(n);
@@ -138,8 +137,7 @@ void set_number(corpus::Value& v, F f) {
 
 }  // namespace
 
-Minimizer::Minimizer(corpus::Entry start, MinimizerState state)
-    : best_(std::move(start)), state_(state) {}
+Minimizer::Minimizer(corpus::Entry start, MinimizerState state) : best_(std::move(start)), state_(state) {}
 
 void Minimizer::next_stage() {
   state_.a = 0;
@@ -159,13 +157,18 @@ void Minimizer::next_stage() {
         state_.stage = kRemoveChunk;
         state_.a = highest_power_of_two_below(bytes_of(v).size() / 2);
         return;
-      case kRemoveChunk: state_.stage = kRemoveUnit; return;
+      case kRemoveChunk:
+        state_.stage = kRemoveUnit;
+        return;
       case kRemoveUnit:
         state_.stage = kRemoveRange;
         state_.b = bytes_of(v).size();
         return;
-      case kRemoveRange: state_.stage = kPrintable; return;
-      default: break;
+      case kRemoveRange:
+        state_.stage = kPrintable;
+        return;
+      default:
+        break;
     }
   } else if (state_.stage < kNumZero) {
     state_.stage = kNumZero;
@@ -244,8 +247,7 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
           state_.a = n / 2;
           return false;
         }
-        std::string c = state_.stage == kTailCut ? std::string(s.substr(0, s.size() - n))
-                                                 : std::string(s.substr(n));
+        std::string c = state_.stage == kTailCut ? std::string(s.substr(0, s.size() - n)) : std::string(s.substr(n));
         if (!acceptable(c)) {
           state_.a = n / 2;
           return false;
@@ -267,7 +269,8 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
           state_.b = 0;
           return false;
         }
-        std::string c = std::string(s.substr(0, at)) + std::string(s.substr(std::min<std::uint64_t>(s.size(), at + size)));
+        std::string c =
+            std::string(s.substr(0, at)) + std::string(s.substr(std::min<std::uint64_t>(s.size(), at + size)));
         if (!acceptable(c)) {
           state_.b += size;
           return false;
@@ -328,7 +331,9 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
         c[i] = kPrintableChars[state_.b];
         return make([&](corpus::Value& x) { set_bytes(x, c); });
       }
-      default: next_stage(); return false;
+      default:
+        next_stage();
+        return false;
     }
   }
 
@@ -363,8 +368,7 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
     }
     case kNumStep: {
       Number n = number_of(v);
-      if (state_.a >= kMaxNumberSteps || n.value == 0 ||
-          std::isnan(static_cast<double>(n.value))) {
+      if (state_.a >= kMaxNumberSteps || n.value == 0 || std::isnan(static_cast<double>(n.value))) {
         next_stage();
         return false;
       }
@@ -393,7 +397,9 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
         });
       });
     }
-    default: next_stage(); return false;
+    default:
+      next_stage();
+      return false;
   }
 }
 
@@ -449,7 +455,8 @@ void Minimizer::advance(bool qualified) {
         next_stage();
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 

@@ -18,30 +18,30 @@ using corpus::Type;
 // AFL's interesting values, which Go's mutator also uses.
 constexpr std::int8_t kInteresting8[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
 constexpr std::int16_t kInteresting16[] = {-32768, -129, 128, 255, 256, 512, 1000, 1024, 4096, 32767};
-constexpr std::int32_t kInteresting32[] = {-2147483647 - 1, -100663046, -32769, 32768,
-                                           65535, 65536, 100663045, 2147483647};
-constexpr std::int64_t kInteresting64[] = {std::numeric_limits<std::int64_t>::min(),
-                                           -4294967296LL, 4294967295LL, 4294967296LL,
-                                           std::numeric_limits<std::int64_t>::max()};
+constexpr std::int32_t kInteresting32[] = {-2147483647 - 1, -100663046, -32769,    32768,
+                                           65535,           65536,      100663045, 2147483647};
+constexpr std::int64_t kInteresting64[] = {std::numeric_limits<std::int64_t>::min(), -4294967296LL, 4294967295LL,
+                                           4294967296LL, std::numeric_limits<std::int64_t>::max()};
 
 // A chunk length for a buffer of n bytes: 90% up to 8, 9% up to 32, 1% anything, as Go's
 // chooseLen. Short chunks keep mutations local, and inputs small.
 std::uint64_t choose_len(Pcg& r, std::uint64_t n) {
   std::uint32_t x = r.below(100);
-  std::uint64_t hi = x < 90 ? std::min<std::uint64_t>(8, n)
-                            : x < 99 ? std::min<std::uint64_t>(32, n) : n;
+  std::uint64_t hi = x < 90 ? std::min<std::uint64_t>(8, n) : x < 99 ? std::min<std::uint64_t>(32, n) : n;
   return r.range(1, hi);
 }
 
 // A chunk to copy or repeat: half the time as choose_len, half uniformly up to n, as
 // libFuzzer draws CopyPart and InsertRepeatedBytes. A run or a counter that must reach N
 // then grows by whole stretches rather than eight bytes at a time.
-std::uint64_t choose_long_len(Pcg& r, std::uint64_t n) { return r.coin() ? choose_len(r, n) : r.range(1, n); }
+std::uint64_t choose_long_len(Pcg& r, std::uint64_t n) {
+  return r.coin() ? choose_len(r, n) : r.range(1, n);
+}
 
 std::uint64_t interesting_value(Pcg& r, int width) {
   // Any of the tables up to the width, as AFL does (16-bit includes the 8-bit values...).
-  std::size_t n8 = std::size(kInteresting8), n16 = std::size(kInteresting16),
-              n32 = std::size(kInteresting32), n64 = std::size(kInteresting64);
+  std::size_t n8 = std::size(kInteresting8), n16 = std::size(kInteresting16), n32 = std::size(kInteresting32),
+              n64 = std::size(kInteresting64);
   std::size_t total = n8 + (width >= 2 ? n16 : 0) + (width >= 4 ? n32 : 0) + (width >= 8 ? n64 : 0);
   std::size_t i = r.below(total);
   std::int64_t v;
@@ -92,7 +92,9 @@ struct ByteContext {
 // Where to insert into a value of n bytes: anywhere, but the end a quarter of the time.
 // Minimized corpus entries are exactly as long as the coverage they hold needs, so the next
 // step often needs a byte past the end, where a parser reads next.
-std::uint64_t insert_position(Pcg& r, std::uint64_t n) { return r.below(4) == 0 ? n : r.below(n + 1); }
+std::uint64_t insert_position(Pcg& r, std::uint64_t n) {
+  return r.below(4) == 0 ? n : r.below(n + 1);
+}
 
 void insert_gap(ByteContext& c, std::uint64_t pos, std::uint64_t k) {
   std::memmove(c.d + pos + k, c.d + pos, c.n - pos);
@@ -281,12 +283,24 @@ bool ascii_number(ByteContext& c) {
   char text[48];
   int len;
   switch (c.r.below(8)) {
-    case 0: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) + 1); break;
-    case 1: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) - 1); break;
-    case 2: len = std::snprintf(text, sizeof text, "%lld", -static_cast<long long>(v)); break;
-    case 3: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) * 2); break;
-    case 4: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) / 2); break;
-    case 5: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(c.r.next64() >> c.r.below(64))); break;
+    case 0:
+      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) + 1);
+      break;
+    case 1:
+      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) - 1);
+      break;
+    case 2:
+      len = std::snprintf(text, sizeof text, "%lld", -static_cast<long long>(v));
+      break;
+    case 3:
+      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) * 2);
+      break;
+    case 4:
+      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) / 2);
+      break;
+    case 5:
+      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(c.r.next64() >> c.r.below(64)));
+      break;
     case 6:
       len = std::snprintf(text, sizeof text, "%s%lld.%u", c.r.coin() ? "-" : "", static_cast<long long>(v < 0 ? -v : v),
                           c.r.below(10));
@@ -330,8 +344,7 @@ bool word_replace_operand(ByteContext& c) {
   if (rep.pos > c.n || rep.old_len > c.n - rep.pos) return false;
   std::uint64_t new_n = c.n - rep.old_len + rep.bytes.size();
   if (new_n > c.cap || new_n == 0) return false;
-  std::memmove(c.d + rep.pos + rep.bytes.size(), c.d + rep.pos + rep.old_len,
-               c.n - rep.pos - rep.old_len);
+  std::memmove(c.d + rep.pos + rep.bytes.size(), c.d + rep.pos + rep.old_len, c.n - rep.pos - rep.old_len);
   std::memcpy(c.d + rep.pos, rep.bytes.data(), rep.bytes.size());
   c.n = new_n;
   return true;
@@ -352,7 +365,9 @@ bool insert_after_match(ByteContext& c) {
       what = std::string_view(text, static_cast<std::size_t>(n));
       break;
     }
-    case 1: what = c.words->pick_word(c.r); break;
+    case 1:
+      what = c.words->pick_word(c.r);
+      break;
     default: {
       std::uint64_t k = std::min<std::uint64_t>(1 + c.r.below(8), sizeof text);
       for (std::uint64_t i = 0; i < k; ++i) text[i] = static_cast<char>(c.r.below(256));
@@ -368,31 +383,55 @@ bool insert_after_match(ByteContext& c) {
 
 using ByteOp = bool (*)(ByteContext&);
 constexpr ByteOp kByteOps[] = {
-    erase_bytes,         insert_random_bytes,   duplicate_bytes,       overwrite_bytes,
-    bit_flip,            xor_byte,              set_byte,              swap_byte,
-    arithmetic<1>,       arithmetic<2>,         arithmetic<4>,         arithmetic<8>,
-    interesting<1>,      interesting<2>,        interesting<4>,        interesting<8>,
-    insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
-    splice_insert,       splice_overwrite,      splice_tail,
-    word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
-    ascii_number,        insert_after_match,
+    erase_bytes,
+    insert_random_bytes,
+    duplicate_bytes,
+    overwrite_bytes,
+    bit_flip,
+    xor_byte,
+    set_byte,
+    swap_byte,
+    arithmetic<1>,
+    arithmetic<2>,
+    arithmetic<4>,
+    arithmetic<8>,
+    interesting<1>,
+    interesting<2>,
+    interesting<4>,
+    interesting<8>,
+    insert_constant_bytes,
+    overwrite_constant_bytes,
+    shuffle_bytes,
+    swap_chunks,
+    splice_insert,
+    splice_overwrite,
+    splice_tail,
+    word_insert,
+    word_overwrite,
+    word_replace_operand,
+    word_replace_operand,
+    ascii_number,
+    insert_after_match,
 };
 
 int type_width(Type t) {
   switch (t) {
     case Type::Byte:
-    case Type::Int8: return 1;
+    case Type::Int8:
+      return 1;
     case Type::Int16:
-    case Type::Uint16: return 2;
+    case Type::Uint16:
+      return 2;
     case Type::Rune:
-    case Type::Uint32: return 4;
-    default: return 8;
+    case Type::Uint32:
+      return 4;
+    default:
+      return 8;
   }
 }
 
 bool type_signed(Type t) {
-  return t == Type::Rune || t == Type::Int || t == Type::Int8 || t == Type::Int16 ||
-         t == Type::Int64;
+  return t == Type::Rune || t == Type::Int || t == Type::Int8 || t == Type::Int16 || t == Type::Int64;
 }
 
 // Brings a 64-bit pattern back to the canonical slot form of the type: sign-extended for
@@ -417,8 +456,7 @@ std::uint64_t mutate_integer(std::uint64_t bits, Type t, Pcg& r, const WordSourc
       bool up = r.coin();
       if (sgn) {
         std::int64_t v = static_cast<std::int64_t>(bits);
-        std::int64_t max = w == 8 ? std::numeric_limits<std::int64_t>::max()
-                                  : (std::int64_t{1} << (8 * w - 1)) - 1;
+        std::int64_t max = w == 8 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (8 * w - 1)) - 1;
         std::int64_t min = -max - 1;
         auto d = static_cast<std::int64_t>(delta);
         if (up && v > max - d) up = false;
@@ -454,9 +492,8 @@ std::uint64_t mutate_integer(std::uint64_t bits, Type t, Pcg& r, const WordSourc
 template <class F>
 F special_float(Pcg& r) {
   using L = std::numeric_limits<F>;
-  const F specials[] = {F(0),          -F(0),         F(1),          F(-1),
-                        L::infinity(), -L::infinity(), L::quiet_NaN(), L::max(),
-                        L::lowest(),   L::min(),       L::denorm_min(), L::epsilon()};
+  const F specials[] = {F(0),           -F(0),    F(1),        F(-1),    L::infinity(),   -L::infinity(),
+                        L::quiet_NaN(), L::max(), L::lowest(), L::min(), L::denorm_min(), L::epsilon()};
   return specials[r.below(std::size(specials))];
 }
 
@@ -482,9 +519,13 @@ Bits mutate_float(Bits bits, Pcg& r) {
       f = std::isinf(v) && !std::isinf(f) ? f : v;
       break;
     }
-    case 3: f = f / static_cast<F>(1 + r.below(10)); break;
+    case 3:
+      f = f / static_cast<F>(1 + r.below(10));
+      break;
     case 4:
-    case 5: f = special_float<F>(r); break;
+    case 5:
+      f = special_float<F>(r);
+      break;
     case 6: {
       Bits b;
       std::memcpy(&b, &f, sizeof b);
@@ -492,8 +533,12 @@ Bits mutate_float(Bits bits, Pcg& r) {
       std::memcpy(&f, &b, sizeof f);
       break;
     }
-    case 7: f = -f; break;
-    default: f = static_cast<F>(static_cast<std::int64_t>(r.below(2001)) - 1000); break;
+    case 7:
+      f = -f;
+      break;
+    default:
+      f = static_cast<F>(static_cast<std::int64_t>(r.below(2001)) - 1000);
+      break;
   }
   Bits out;
   std::memcpy(&out, &f, sizeof out);
@@ -502,15 +547,17 @@ Bits mutate_float(Bits bits, Pcg& r) {
 
 }  // namespace
 
-Mutator::Mutator(std::size_t max_len) : max_len_(max_len) { scratch_.resize(max_len_ + 1); }
+Mutator::Mutator(std::size_t max_len) : max_len_(max_len) {
+  scratch_.resize(max_len_ + 1);
+}
 
 void Mutator::set_max_len(std::size_t max_len) {
   max_len_ = max_len;
   if (scratch_.size() < max_len_ + 1) scratch_.resize(max_len_ + 1);
 }
 
-void Mutator::mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
-                           const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
+void Mutator::mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap, const std::uint8_t* other,
+                           std::uint64_t other_len, Pcg& rng) {
   ByteContext c{rng, data, *len, cap, other, other_len, scratch_, words_};
   // Operators that do not apply (too short, no room, no partner) draw again; a bounded
   // number of draws keeps a degenerate input (empty, no room) from spinning.
@@ -551,12 +598,18 @@ bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
     }
-    case Type::Bool: slot.bits ^= 1; break;
+    case Type::Bool:
+      slot.bits ^= 1;
+      break;
     case Type::Float32:
       slot.bits = mutate_float<float, std::uint32_t>(static_cast<std::uint32_t>(slot.bits), rng);
       break;
-    case Type::Float64: slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng); break;
-    default: slot.bits = mutate_integer(slot.bits, type, rng, words_); break;
+    case Type::Float64:
+      slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng);
+      break;
+    default:
+      slot.bits = mutate_integer(slot.bits, type, rng, words_);
+      break;
   }
   return false;
 }

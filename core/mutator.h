@@ -40,19 +40,16 @@ class WordSource {
     std::size_t old_len;
     std::string_view bytes;
   };
-  virtual bool replacement_for(const std::uint8_t* data, std::size_t len, Pcg& rng,
-                               Replacement* out) const = 0;
+  virtual bool replacement_for(const std::uint8_t* data, std::size_t len, Pcg& rng, Replacement* out) const = 0;
 
   // An integer the target compared a value of this width with (the value itself, if it
   // was one side, gets the other side), or false when none is known.
-  virtual bool integer_for(std::uint64_t current, int width_bytes, Pcg& rng,
-                           std::uint64_t* out) const = 0;
+  virtual bool integer_for(std::uint64_t current, int width_bytes, Pcg& rng, std::uint64_t* out) const = 0;
 
   // Just past a place where the input matched what the target compared it with (a keyword
   // the parser accepted, "depth=" in "SET depth="): where the parser reads next. False when
   // no such match is in the input.
-  virtual bool position_after_match(const std::uint8_t* data, std::size_t len, Pcg& rng,
-                                    std::size_t* pos) const {
+  virtual bool position_after_match(const std::uint8_t* data, std::size_t len, Pcg& rng, std::size_t* pos) const {
     (void)data, (void)len, (void)rng, (void)pos;
     return false;
   }
@@ -86,8 +83,8 @@ class Mutator {
   bool mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng);
 
   // The byte-level engine, exposed for tests: mutates data[0, *len) with room up to `cap`.
-  void mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
-                    const std::uint8_t* other, std::uint64_t other_len, Pcg& rng);
+  void mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap, const std::uint8_t* other,
+                    std::uint64_t other_len, Pcg& rng);
 
  private:
   std::size_t max_len_;

@@ -20,12 +20,13 @@ void get_opt(const json& j, const char* key, T& out) {
 
 }  // namespace
 
-void to_json(json& j, const PingParams&) { j = json::object(); }
+void to_json(json& j, const PingParams&) {
+  j = json::object();
+}
 void from_json(const json&, PingParams&) {}
 
 void to_json(json& j, const PingResult& v) {
-  j = json{{"protocol", v.protocol}, {"pid", v.pid},          {"test", v.test},
-           {"types", v.types},       {"counters", v.counters}};
+  j = json{{"protocol", v.protocol}, {"pid", v.pid}, {"test", v.test}, {"types", v.types}, {"counters", v.counters}};
 }
 void from_json(const json& j, PingResult& v) {
   get_opt(j, "protocol", v.protocol);
@@ -57,9 +58,9 @@ void from_json(const json& j, FuzzParams& v) {
 }
 
 void to_json(json& j, const FuzzResult& v) {
-  j = json{{"status", v.status},     {"execs", v.execs},     {"duration_ns", v.duration_ns},
-           {"new_bits", v.new_bits}, {"exec_ns", v.exec_ns}, {"new_words", v.new_words},
-           {"useful_words", v.useful_words}};
+  j = json{
+      {"status", v.status},   {"execs", v.execs},         {"duration_ns", v.duration_ns},  {"new_bits", v.new_bits},
+      {"exec_ns", v.exec_ns}, {"new_words", v.new_words}, {"useful_words", v.useful_words}};
 }
 void from_json(const json& j, FuzzResult& v) {
   j.at("status").get_to(v.status);
@@ -97,7 +98,9 @@ std::string from_hex(std::string_view hex) {
   return out;
 }
 
-void to_json(json& j, const ExecParams&) { j = json::object(); }
+void to_json(json& j, const ExecParams&) {
+  j = json::object();
+}
 void from_json(const json&, ExecParams&) {}
 
 void to_json(json& j, const ExecResult& v) {
@@ -151,10 +154,7 @@ void from_json(const json& j, MinimizeParams& v) {
 }
 
 void to_json(json& j, const MinimizeResult& v) {
-  j = json{{"status", v.status},
-           {"execs", v.execs},
-           {"duration_ns", v.duration_ns},
-           {"improved", v.improved}};
+  j = json{{"status", v.status}, {"execs", v.execs}, {"duration_ns", v.duration_ns}, {"improved", v.improved}};
 }
 void from_json(const json& j, MinimizeResult& v) {
   j.at("status").get_to(v.status);
@@ -228,8 +228,7 @@ Response decode_response(std::string_view line) {
   r.ok = false;
   auto code = error->find("code");
   auto message = error->find("message");
-  if (code == error->end() || !code->is_number_integer() || message == error->end() ||
-      !message->is_string()) {
+  if (code == error->end() || !code->is_number_integer() || message == error->end() || !message->is_string()) {
     throw ProtocolError("malformed JSON-RPC response: error without code and message");
   }
   r.error_code = code->get<int>();
@@ -241,8 +240,7 @@ std::optional<std::string> LineBuffer::next_line() {
   auto nl = buf_.find('\n');
   if (nl == std::string::npos) {
     if (buf_.size() > kMaxMessageBytes) {
-      throw ProtocolError("RPC message longer than " + std::to_string(kMaxMessageBytes) +
-                          " bytes without a newline");
+      throw ProtocolError("RPC message longer than " + std::to_string(kMaxMessageBytes) + " bytes without a newline");
     }
     return std::nullopt;
   }

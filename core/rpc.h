@@ -116,7 +116,7 @@ struct DescribeReply {
   int protocol = 0;
   std::uint64_t counters = 0;  // SanitizerCoverage counters of all modules
   std::uint64_t modules = 0;
-  std::string srcdir;          // the root of testdata/fuzz/ the target uses
+  std::string srcdir;  // the root of testdata/fuzz/ the target uses
   std::vector<DescribedTest> tests;
 };
 

@@ -7,12 +7,13 @@ namespace cfuzz::core {
 namespace {
 
 constexpr std::uint64_t kAlign = 4096;
-constexpr std::uint64_t align_up(std::uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+constexpr std::uint64_t align_up(std::uint64_t v) {
+  return (v + kAlign - 1) / kAlign * kAlign;
+}
 
 }  // namespace
 
-ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values,
-                         std::uint64_t counters) {
+ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values, std::uint64_t counters) {
   ShmGeometry g{};
   g.slot_capacity = slot_capacity;
   g.values = values == 0 ? 1 : values;
@@ -77,12 +78,10 @@ bool shm_header_valid(const void* region, std::uint64_t mapped_size) {
       h->snapshot_offset != h->mask_offset + h->counters_capacity) {
     return false;
   }
-  return inside(h->base_offset, h->input_area_size) &&
-         inside(h->current_offset, h->input_area_size) &&
-         inside(h->best_offset, h->input_area_size) &&
-         inside(h->splice_offset, h->input_area_size) &&
-         inside(h->mask_offset, h->counters_capacity) &&
-         inside(h->snapshot_offset, h->counters_capacity) && h->counters_len <= h->counters_capacity;
+  return inside(h->base_offset, h->input_area_size) && inside(h->current_offset, h->input_area_size) &&
+         inside(h->best_offset, h->input_area_size) && inside(h->splice_offset, h->input_area_size) &&
+         inside(h->mask_offset, h->counters_capacity) && inside(h->snapshot_offset, h->counters_capacity) &&
+         h->counters_len <= h->counters_capacity;
 }
 
 void copy_input_area(const InputAreaHeader& from, InputAreaHeader& to) {
@@ -90,8 +89,8 @@ void copy_input_area(const InputAreaHeader& from, InputAreaHeader& to) {
   for (std::uint32_t i = 0; i < from.count; ++i) {
     to.slots[i] = from.slots[i];
     if (from.slots[i].len != 0) {
-      std::memcpy(ShmView::slot_data(to, i),
-                  ShmView::slot_data(const_cast<InputAreaHeader&>(from), i), from.slots[i].len);
+      std::memcpy(ShmView::slot_data(to, i), ShmView::slot_data(const_cast<InputAreaHeader&>(from), i),
+                  from.slots[i].len);
     }
   }
 }

@@ -62,7 +62,7 @@ inline constexpr std::uint64_t input_area_size(std::uint64_t slot_capacity, std:
 struct MinimizeProgress {
   std::uint32_t active;  // 1 while a minimize call is running
   std::uint32_t reserved;
-  std::uint64_t state[6];  // core::MinimizerState, serialized
+  std::uint64_t state[6];    // core::MinimizerState, serialized
   std::uint64_t candidates;  // candidates tried in this call
 };
 
@@ -83,8 +83,8 @@ struct ShmHeader {
   std::uint64_t counters_capacity;
 
   // Written by the worker.
-  std::uint64_t counters_len;      // 8-bit counters in the target (all modules)
-  std::uint64_t rng_state;         // PRNG state at the start of the current mutation chain
+  std::uint64_t counters_len;  // 8-bit counters in the target (all modules)
+  std::uint64_t rng_state;     // PRNG state at the start of the current mutation chain
   std::uint64_t rng_inc;
   std::atomic<std::uint64_t> exec_count;  // executions in the current call
   std::atomic<std::uint32_t> phase;       // Phase
@@ -105,8 +105,7 @@ struct ShmGeometry {
   std::uint64_t mask_offset, snapshot_offset, counters_capacity;
   std::uint64_t total_size;
 };
-ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values,
-                         std::uint64_t counters);
+ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values, std::uint64_t counters);
 
 // Writes a fresh header for `g` into a zeroed region.
 void shm_init_header(void* region, const ShmGeometry& g);
@@ -123,8 +122,7 @@ class ShmView {
  public:
   explicit ShmView(void* base)
       : ShmView(base, static_cast<const ShmHeader*>(base)->base_offset,
-                static_cast<const ShmHeader*>(base)->input_area_size,
-                static_cast<const ShmHeader*>(base)->mask_offset,
+                static_cast<const ShmHeader*>(base)->input_area_size, static_cast<const ShmHeader*>(base)->mask_offset,
                 static_cast<const ShmHeader*>(base)->snapshot_offset) {}
   ShmView(void* base, const ShmGeometry& g)
       : ShmView(base, g.base_offset, g.input_area_size, g.mask_offset, g.snapshot_offset) {}
@@ -153,9 +151,7 @@ class ShmView {
         area_size_(area_size),
         mask_offset_(mask_offset),
         snapshot_offset_(snapshot_offset) {}
-  InputAreaHeader& area(std::uint64_t offset) const {
-    return *reinterpret_cast<InputAreaHeader*>(base_ + offset);
-  }
+  InputAreaHeader& area(std::uint64_t offset) const { return *reinterpret_cast<InputAreaHeader*>(base_ + offset); }
   std::uint8_t* base_;
   std::uint64_t base_offset_, area_size_, mask_offset_, snapshot_offset_;
 };

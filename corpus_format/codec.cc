@@ -37,8 +37,8 @@ Entry decode(std::string_view text, std::string_view filename) {
     const std::size_t start = newline + 1;
     newline = text.find('\n', start);
     ++line_number;
-    const std::string_view line = go_trim_space(text.substr(
-        start, newline == std::string_view::npos ? std::string_view::npos : newline - start));
+    const std::string_view line =
+        go_trim_space(text.substr(start, newline == std::string_view::npos ? std::string_view::npos : newline - start));
     if (line.empty()) continue;
     ValueLineResult parsed = parse_value_line(line);
     if (!parsed.value) throw CorpusError(file, line_number, parsed.error);
@@ -63,14 +63,14 @@ std::string encode(const Entry& entry) {
 void check_types(const Entry& entry, const std::vector<Type>& want, std::string_view filename) {
   if (entry.size() != want.size()) {
     throw CorpusError(std::string(filename), 0,
-                      "wrong number of values in corpus entry: " + std::to_string(entry.size()) +
-                          ", want " + std::to_string(want.size()));
+                      "wrong number of values in corpus entry: " + std::to_string(entry.size()) + ", want " +
+                          std::to_string(want.size()));
   }
   const std::vector<Type> got = types_of(entry);
   if (got != want) {
-    throw CorpusError(std::string(filename), 0,
-                      "mismatched types in corpus entry: " + format_type_list(got) + ", want " +
-                          format_type_list(want));
+    throw CorpusError(
+        std::string(filename), 0,
+        "mismatched types in corpus entry: " + format_type_list(got) + ", want " + format_type_list(want));
   }
 }
 

@@ -30,8 +30,7 @@ std::string encode(const Entry& entry);
 // Throws CorpusError (line 0) when the entry's types differ from `want`, in Go's words:
 // "wrong number of values in corpus entry: 1, want 2" or
 // "mismatched types in corpus entry: [string int], want [[]uint8 int8]".
-void check_types(const Entry& entry, const std::vector<Type>& want,
-                 std::string_view filename = {});
+void check_types(const Entry& entry, const std::vector<Type>& want, std::string_view filename = {});
 
 // Reads and decodes one file; I/O errors are CorpusErrors naming the file too.
 Entry read_file(const std::string& path);

@@ -23,8 +23,7 @@ std::string format_float(F v) {
   // that round-trips (the nearest one when several are equally short), which is also
   // what Go picks. Take the digits and the decimal exponent from it and lay them out again.
   char buf[64];
-  const auto result =
-      std::to_chars(buf, buf + sizeof buf, negative ? -v : v, std::chars_format::scientific);
+  const auto result = std::to_chars(buf, buf + sizeof buf, negative ? -v : v, std::chars_format::scientific);
   if (result.ec != std::errc()) return "NaN";  // cannot happen: 64 bytes always suffice
   const std::string_view text(buf, static_cast<std::size_t>(result.ptr - buf));
   const std::size_t e_pos = text.find('e');

@@ -31,8 +31,7 @@ bool go_underscores_ok(std::string_view s) {
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
   bool hex = false;
   std::size_t i = 0;
-  if (s.size() >= 2 && s[0] == '0' &&
-      (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
+  if (s.size() >= 2 && s[0] == '0' && (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
     i = 2;
     prev = '0';
     hex = lower(s[1]) == 'x';
@@ -71,8 +70,8 @@ Parsed<std::uint64_t> go_parse_uint(std::string_view s, int bit_size) {
       s.remove_prefix(1);
     }
   }
-  const std::uint64_t max_value = bit_size >= 64 ? std::numeric_limits<std::uint64_t>::max()
-                                                 : (std::uint64_t{1} << bit_size) - 1;
+  const std::uint64_t max_value =
+      bit_size >= 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bit_size) - 1;
   // The smallest n for which n * base no longer fits in 64 bits.
   const std::uint64_t cutoff = std::numeric_limits<std::uint64_t>::max() / base + 1;
 

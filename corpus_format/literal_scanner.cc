@@ -58,9 +58,7 @@ class Scanner {
 
  private:
   int cur() const { return pos_ < src_.size() ? static_cast<unsigned char>(src_[pos_]) : kEnd; }
-  int peek() const {
-    return pos_ + 1 < src_.size() ? static_cast<unsigned char>(src_[pos_ + 1]) : kEnd;
-  }
+  int peek() const { return pos_ + 1 < src_.size() ? static_cast<unsigned char>(src_[pos_ + 1]) : kEnd; }
 
   void fail(std::size_t offset, std::string message) {
     if (!error_) error_ = ScanError{offset, std::move(message)};
@@ -103,8 +101,8 @@ class Scanner {
     } else if (is_decimal(c) || (c == '.' && is_decimal(peek()))) {
       kind = scan_number();
     } else if (c >= 0x80) {
-      fail(start, "unexpected character " + describe_rune(decode_rune(src_.substr(pos_)).rune) +
-                      " outside a quoted literal");
+      fail(start,
+           "unexpected character " + describe_rune(decode_rune(src_.substr(pos_)).rune) + " outside a quoted literal");
       return;
     } else {
       ++pos_;
@@ -346,8 +344,7 @@ class Scanner {
       kind = TokenKind::Imag;
     }
     if (kind == TokenKind::Int && invalid != std::string_view::npos) {
-      fail(invalid, std::string("invalid digit '") + src_[invalid] + "' in " +
-                        std::string(literal_name(prefix)));
+      fail(invalid, std::string("invalid digit '") + src_[invalid] + "' in " + std::string(literal_name(prefix)));
       return kind;
     }
     if (seen & 2) {
@@ -395,8 +392,7 @@ class Scanner {
     std::uint32_t base;
     std::uint32_t max;
     const int c = cur();
-    if (c == 'a' || c == 'b' || c == 'f' || c == 'n' || c == 'r' || c == 't' || c == 'v' ||
-        c == '\\' || c == quote) {
+    if (c == 'a' || c == 'b' || c == 'f' || c == 'n' || c == 'r' || c == 't' || c == 'v' || c == '\\' || c == quote) {
       ++pos_;
       return true;
     }
@@ -428,8 +424,7 @@ class Scanner {
         v = static_cast<std::uint32_t>(lower(d) - 'a' + 10);
       }
       if (v >= base) {
-        fail(pos_,
-             d == kEnd ? "escape sequence not terminated" : "illegal character in escape sequence");
+        fail(pos_, d == kEnd ? "escape sequence not terminated" : "illegal character in escape sequence");
         return false;
       }
       x = x * base + v;
@@ -488,8 +483,7 @@ class Scanner {
         pos_ += decode_rune(src_.substr(pos_)).width;
       }
     }
-    if (n != 1)
-      fail(start, n == 0 ? "empty rune literal" : "more than one character in rune literal");
+    if (n != 1) fail(start, n == 0 ? "empty rune literal" : "more than one character in rune literal");
   }
 
   void skip_comment(std::size_t start) {

@@ -40,15 +40,16 @@ enum class Type : std::uint8_t {
 };
 inline constexpr int kTypeCount = 15;
 
-using Value = std::variant<Bytes, std::string, bool, std::uint8_t, std::int32_t, GoInt,
-                           std::int8_t, std::int16_t, std::int64_t, GoUint, std::uint16_t,
-                           std::uint32_t, std::uint64_t, float, double>;
+using Value = std::variant<Bytes, std::string, bool, std::uint8_t, std::int32_t, GoInt, std::int8_t, std::int16_t,
+                           std::int64_t, GoUint, std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
 static_assert(std::variant_size_v<Value> == kTypeCount);
 
 // One corpus entry: the values passed to one call of the fuzz function, in parameter order.
 using Entry = std::vector<Value>;
 
-inline Type type_of(const Value& v) { return static_cast<Type>(v.index()); }
+inline Type type_of(const Value& v) {
+  return static_cast<Type>(v.index());
+}
 
 // The name Go prints for the type (`[]byte`, `string`, `uint8`, `int32`, ...): the
 // spelling of %T, used in type-mismatch messages.

@@ -68,8 +68,8 @@ std::string describe(const Token* t) {
 }
 
 bool is_literal(TokenKind k) {
-  return k == TokenKind::Int || k == TokenKind::Float || k == TokenKind::Imag ||
-         k == TokenKind::Char || k == TokenKind::String;
+  return k == TokenKind::Int || k == TokenKind::Float || k == TokenKind::Imag || k == TokenKind::Char ||
+         k == TokenKind::String;
 }
 
 bool is_prefix_operator(TokenKind k) {
@@ -97,8 +97,7 @@ class LineParser {
   ValueLineResult run() {
     ScanResult scanned = scan_line(line_);
     if (scanned.error) {
-      return fail(scanned.error->message + " at column " +
-                  std::to_string(scanned.error->offset + 1));
+      return fail(scanned.error->message + " at column " + std::to_string(scanned.error->offset + 1));
     }
     tokens_ = std::move(scanned.tokens);
     Call call;
@@ -144,8 +143,8 @@ class LineParser {
       i = 3;
     } else if (is(0, TokenKind::Ident) && is(1, TokenKind::Period)) {
       if (!is(2, TokenKind::Ident)) {
-        return fail_parse("expected a function name after '" + shown_name(tokens_[0].text) +
-                          ".', found " + describe(at(2)));
+        return fail_parse("expected a function name after '" + shown_name(tokens_[0].text) + ".', found " +
+                          describe(at(2)));
       }
       call->fun = Call::Fun::Selector;
       call->name = tokens_[0].text;
@@ -156,8 +155,7 @@ class LineParser {
       call->name = tokens_[0].text;
       i = 1;
     } else {
-      return fail_parse("expected a type such as int or []byte at the start of the line, found " +
-                        describe(at(0)));
+      return fail_parse("expected a type such as int or []byte at the start of the line, found " + describe(at(0)));
     }
     for (std::size_t k = 0; k < i; ++k) call->spelled += tokens_[k].text;
     call->spelled = shown_name(call->spelled);
@@ -174,11 +172,10 @@ class LineParser {
     const Token* operand = at(i);
     if (operand == nullptr || !(is_literal(operand->kind) || operand->kind == TokenKind::Ident)) {
       if (call->op != nullptr) {
-        return fail_parse("expected a number after '" + std::string(call->op->text) + "' inside " +
-                          fun + "(...), found " + describe(operand));
+        return fail_parse("expected a number after '" + std::string(call->op->text) + "' inside " + fun +
+                          "(...), found " + describe(operand));
       }
-      return fail_parse("expected a literal value inside " + fun + "(...), found " +
-                        describe(operand));
+      return fail_parse("expected a literal value inside " + fun + "(...), found " + describe(operand));
     }
     call->operand = operand;
     ++i;
@@ -189,16 +186,14 @@ class LineParser {
     if (!is(i, TokenKind::RParen)) {
       if (at(i) == nullptr) return fail_parse("missing ')' at the end of the line");
       if (comma && !ellipsis) {
-        return fail_parse(fun +
-                          "(...) takes exactly one value, found a second one: " + describe(at(i)));
+        return fail_parse(fun + "(...) takes exactly one value, found a second one: " + describe(at(i)));
       }
-      return fail_parse("expected ')' after the value inside " + fun + "(...), found " +
-                        describe(at(i)) + " (values must be single literals, not expressions)");
+      return fail_parse("expected ')' after the value inside " + fun + "(...), found " + describe(at(i)) +
+                        " (values must be single literals, not expressions)");
     }
     ++i;
     if (i < tokens_.size()) {
-      return fail_parse("unexpected " + describe(at(i)) +
-                        " after the value; each line holds exactly one value");
+      return fail_parse("unexpected " + describe(at(i)) + " after the value; each line holds exactly one value");
     }
     return true;
   }
@@ -221,8 +216,7 @@ class LineParser {
 
     std::string_view type = call.name;
     if (call.fun == Call::Fun::Selector) {
-      if (call.name != "math" ||
-          (call.selector != "Float64frombits" && call.selector != "Float32frombits")) {
+      if (call.name != "math" || (call.selector != "Float64frombits" && call.selector != "Float32frombits")) {
         return fail("unknown function " + fun +
                     "; the only functions allowed are math.Float32frombits and "
                     "math.Float64frombits");
@@ -248,22 +242,21 @@ class LineParser {
     if (operand.kind == TokenKind::Ident) {
       if (call.op != nullptr) {
         if (operand.text != "Inf") {
-          return fail("expected a number after '" + std::string(call.op->text) + "' inside " + fun +
-                      "(...), found " + describe(&operand));
+          return fail("expected a number after '" + std::string(call.op->text) + "' inside " + fun + "(...), found " +
+                      describe(&operand));
         }
         val = call.op->kind == TokenKind::Sub ? "-Inf" : "+Inf";
       } else {
         if (operand.text != "NaN") {
-          return fail("expected a literal value inside " + fun + "(...), found " +
-                      describe(&operand));
+          return fail("expected a literal value inside " + fun + "(...), found " + describe(&operand));
         }
         val = "NaN";
       }
       kind = TokenKind::Float;
     } else if (call.op != nullptr) {
       if (call.op->kind != TokenKind::Sub) {
-        return fail("only '-' may come before a number, found '" + std::string(call.op->text) +
-                    "' inside " + fun + "(...)");
+        return fail("only '-' may come before a number, found '" + std::string(call.op->text) + "' inside " + fun +
+                    "(...)");
       }
       val = "-" + std::string(operand.text);
     } else {
@@ -279,8 +272,7 @@ class LineParser {
       return ok(std::move(*s));
     }
     if (type == "byte" || type == "rune") return build_char(type, val, kind, call);
-    if (type == "Float32frombits" || type == "Float64frombits")
-      return build_bits(type, val, kind, call);
+    if (type == "Float32frombits" || type == "Float64frombits") return build_bits(type, val, kind, call);
     if (type == "float32" || type == "float64") {
       if (kind != TokenKind::Float && kind != TokenKind::Int) {
         return fail("expected a number inside " + fun + "(...), found " + argument_text(call));
@@ -296,8 +288,7 @@ class LineParser {
     }
     // The integer types.
     if (kind != TokenKind::Int) {
-      return fail("expected an integer literal inside " + fun + "(...), found " +
-                  argument_text(call));
+      return fail("expected an integer literal inside " + fun + "(...), found " + argument_text(call));
     }
     if (type[0] == 'u') {
       const int bits = type == "uint" ? 64 : std::stoi(std::string(type.substr(4)));
@@ -329,8 +320,7 @@ class LineParser {
     }
   }
 
-  ValueLineResult build_char(std::string_view type, const std::string& val, TokenKind kind,
-                             const Call& call) {
+  ValueLineResult build_char(std::string_view type, const std::string& val, TokenKind kind, const Call& call) {
     if (kind == TokenKind::Int) {
       if (type == "rune") {
         const Parsed<std::int64_t> n = go_parse_int(val, 32);
@@ -342,8 +332,8 @@ class LineParser {
       return ok(static_cast<std::uint8_t>(u.value));
     }
     if (kind != TokenKind::Char) {
-      return fail("expected a rune literal such as 'a' or an integer inside " + std::string(type) +
-                  "(...), found " + argument_text(call));
+      return fail("expected a rune literal such as 'a' or an integer inside " + std::string(type) + "(...), found " +
+                  argument_text(call));
     }
     // Go decodes the first character between the quotes; the scanner has already made
     // sure there is exactly one, and a '-' in front leaves a quote there, which fails.
@@ -353,20 +343,18 @@ class LineParser {
     if (c->value >= 256) {
       char code[16];
       std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c->value));
-      return fail_value("expected byte value, got " + show(val) + " (" + code +
-                        " does not fit in a byte)");
+      return fail_value("expected byte value, got " + show(val) + " (" + code + " does not fit in a byte)");
     }
     return ok(static_cast<std::uint8_t>(c->value));
   }
 
-  ValueLineResult build_bits(std::string_view function, const std::string& val, TokenKind kind,
-                             const Call& call) {
+  ValueLineResult build_bits(std::string_view function, const std::string& val, TokenKind kind, const Call& call) {
     const bool is64 = function == "Float64frombits";
     // Go lets a float literal through to the bit parser for Float64frombits (where it
     // then fails) but not for Float32frombits; either way only integers succeed.
     if (kind != TokenKind::Int) {
-      return fail("expected an integer bit pattern inside math." + std::string(function) +
-                  "(...), found " + argument_text(call));
+      return fail("expected an integer bit pattern inside math." + std::string(function) + "(...), found " +
+                  argument_text(call));
     }
     const Parsed<std::uint64_t> u = go_parse_uint(val, is64 ? 64 : 32);
     if (!u.ok()) {
@@ -376,8 +364,7 @@ class LineParser {
     return ok(std::bit_cast<float>(static_cast<std::uint32_t>(u.value)));
   }
 
-  ValueLineResult number_error(std::string_view what, const std::string& val, NumStatus status,
-                               bool is_float) {
+  ValueLineResult number_error(std::string_view what, const std::string& val, NumStatus status, bool is_float) {
     std::string why;
     if (status == NumStatus::Range) {
       why = "out of range";
@@ -385,8 +372,7 @@ class LineParser {
       why = "unsigned values cannot be negative";
     } else if (is_float) {
       const std::string_view digits = std::string_view(val).substr(val[0] == '-' ? 1 : 0);
-      const char p =
-          digits.size() > 1 && digits[0] == '0' ? static_cast<char>(digits[1] | 0x20) : 0;
+      const char p = digits.size() > 1 && digits[0] == '0' ? static_cast<char>(digits[1] | 0x20) : 0;
       if (p == 'x') {
         why = "a hexadecimal float needs a 'p' exponent, as in 0x1p-2";
       } else if (p == 'o' || p == 'b') {
@@ -397,8 +383,7 @@ class LineParser {
     } else {
       why = "invalid syntax";
     }
-    return fail_value("expected " + std::string(what) + " value, got " + show(val) + " (" + why +
-                      ")");
+    return fail_value("expected " + std::string(what) + " value, got " + show(val) + " (" + why + ")");
   }
 
   // How the argument was written, for messages.
@@ -440,8 +425,7 @@ std::string format_value_line(const Value& v) {
   switch (type_of(v)) {
     case Type::Bytes: {
       const Bytes& b = std::get<Bytes>(v);
-      return "[]byte(" +
-             go_quote(std::string_view(reinterpret_cast<const char*>(b.data()), b.size())) + ")";
+      return "[]byte(" + go_quote(std::string_view(reinterpret_cast<const char*>(b.data()), b.size())) + ")";
     }
     case Type::String:
       return "string(" + go_quote(std::get<std::string>(v)) + ")";

@@ -11,8 +11,7 @@ Budget Budget::parse(std::string_view text, std::string_view flag, bool allow_ze
   };
   if (!text.empty() && text.back() == 'x') {
     std::string_view digits = text.substr(0, text.size() - 1);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos ||
-        digits.size() > 19) {
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos || digits.size() > 19) {
       throw bad("invalid count: expected a number of executions such as 1000x");
     }
     b.count = std::stoull(std::string(digits));

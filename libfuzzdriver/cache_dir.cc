@@ -1,4 +1,3 @@
-#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
 
 #include <pwd.h>
@@ -14,6 +13,7 @@
 #include <xxhash.h>
 
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 
@@ -28,8 +28,8 @@ std::string default_cache_root() {
   }
   if (const char* h = std::getenv("HOME"); h != nullptr && h[0] != '\0') return std::string(h) + "/.cache/cfuzz";
   // No $HOME (a service, `env -i`): the user's home from the password database.
-  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr && pw->pw_dir[0] != '\0' &&
-                                             std::string_view(pw->pw_dir) != "/") {
+  if (const passwd* pw = getpwuid(getuid());
+      pw != nullptr && pw->pw_dir != nullptr && pw->pw_dir[0] != '\0' && std::string_view(pw->pw_dir) != "/") {
     return std::string(pw->pw_dir) + "/.cache/cfuzz";
   }
   // No home at all: a private directory of this user's in the temporary directory. A shared,
@@ -51,8 +51,7 @@ std::string target_cache_dir(const std::string& cachedir_flag, const std::string
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx",
                 static_cast<unsigned long long>(XXH3_64bits(target_abs_path.data(), target_abs_path.size())));
-  return default_cache_root() + "/" + fs::path(target_abs_path).filename().string() + "-" +
-         std::string(hash, 8);
+  return default_cache_root() + "/" + fs::path(target_abs_path).filename().string() + "-" + std::string(hash, 8);
 }
 
 std::string cache_dir_for(const std::string& cachedir_flag, const std::string& target_abs_path,

@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
-#include <mutex>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_set>

@@ -1,5 +1,3 @@
-#include "corpus_format/corpus_dir.h"
-#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/coordinator.h"
 
 #include <signal.h>
@@ -17,10 +15,12 @@
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/sanitizer_env.h"
+#include "libfuzzdriver/sanitizer_report.h"
 
 namespace cfuzz::driver {
 
@@ -42,8 +42,7 @@ int run_fuzzing(const RunOptions& options) {
   return c.run();
 }
 
-Coordinator::Coordinator(RunOptions options)
-    : opts_(std::move(options)), reporter_(opts_.json, stdout) {}
+Coordinator::Coordinator(RunOptions options) : opts_(std::move(options)), reporter_(opts_.json, stdout) {}
 
 Coordinator::~Coordinator() {
   {
@@ -96,8 +95,8 @@ void Coordinator::load_corpus() {
     add(c.name, core::Origin::Cache, std::move(c.values));
   }
   if (!cached.skipped.empty()) {
-    reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " +
-                      cache_dir_ + " (first: " + cached.skipped.front() + ")");
+    reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " + cache_dir_ +
+                      " (first: " + cached.skipped.front() + ")");
   }
 }
 
@@ -122,8 +121,7 @@ int Coordinator::run() {
   load_corpus();
 
   std::uint64_t largest = corpus_.longest_byte_value();
-  max_len_ = opts_.max_len != 0 ? opts_.max_len
-                                : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
+  max_len_ = opts_.max_len != 0 ? opts_.max_len : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
   slot_capacity_ = std::max(max_len_, largest);
   length_control_ = core::LengthControl(max_len_, largest, opts_.len_control);
   mask_.assign(target_.counters, 0);
@@ -137,8 +135,8 @@ int Coordinator::run() {
     parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
   }
   baseline_total_ = corpus_.size();
-  spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path,
-                test_.name, target_.counters, corpus_.size(), cache_dir_, max_len_);
+  spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path, test_.name,
+                target_.counters, corpus_.size(), cache_dir_, max_len_);
 
   // SIGINT/SIGTERM are taken by the main thread alone (sigtimedwait below); workers'
   // threads and processes never see them.
@@ -174,9 +172,8 @@ int Coordinator::run() {
   p.sync_seconds = std::chrono::duration<double>(watcher_->stats().time).count();
   if (!baseline_finished_ && failures_.empty()) {
     // PASS alone would read as "fuzzed and found nothing".
-    reporter_.warning(std::string(interrupted_ ? "stopped" : "--fuzztime ran out") +
-                      " before fuzzing began: " + std::to_string(baseline_done_) + " of " +
-                      std::to_string(baseline_total_) +
+    reporter_.warning(std::string(interrupted_ ? "stopped" : "--fuzztime ran out") + " before fuzzing began: " +
+                      std::to_string(baseline_done_) + " of " + std::to_string(baseline_total_) +
                       " corpus entries had their first run, and nothing was fuzzed (give --fuzztime more, or "
                       "distill the corpus with `cfuzz corpus minimize`)");
   }
@@ -378,7 +375,8 @@ Coordinator::Job Coordinator::next_job() {
           cv_.wait_for(lock, milliseconds(50));
           continue;
         }
-        std::uint64_t share = (left + static_cast<std::uint64_t>(parallel_) - 1) / static_cast<std::uint64_t>(parallel_);
+        std::uint64_t share =
+            (left + static_cast<std::uint64_t>(parallel_) - 1) / static_cast<std::uint64_t>(parallel_);
         per_call = per_call != 0 ? std::min(per_call, share) : share;
         execs_reserved_ += per_call;
       }
@@ -504,7 +502,8 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   // A failing seed or testdata file is reported as such; the failure is claimed (and the
   // run stopped) before this entry counts as done, or the last baseline entry would let
   // other workers start fuzzing first.
-  const core::CorpusEntry* as_seed = entry.origin == core::Origin::Seed || entry.origin == core::Origin::Testdata ? &entry : nullptr;
+  const core::CorpusEntry* as_seed =
+      entry.origin == core::Origin::Seed || entry.origin == core::Origin::Testdata ? &entry : nullptr;
   OnceResult result = run_once(w, job, entry.values, as_seed);
   core::ShmView shm = w.shm().view();
   std::vector<std::uint32_t> features;
@@ -575,8 +574,8 @@ CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& w
   return d;
 }
 
-void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base,
-                                      const corpus::Entry& splice, const CallOutcome& r) {
+void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
+                                      const CallOutcome& r) {
   core::ShmView shm = w.shm().view();
   if (r.layout_damaged) throw core::CorruptInput("the target wrote over cfuzz's shared memory");
   switch (r.kind) {

@@ -20,11 +20,11 @@
 #include <thread>
 #include <vector>
 
-#include "core/pcg.h"
-#include "libfuzzdriver/cache_sync.h"
 #include "core/corpus.h"
 #include "core/dictionary.h"
 #include "core/length_control.h"
+#include "core/pcg.h"
+#include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/target_info.h"
@@ -51,9 +51,9 @@ class Coordinator {
     std::uint64_t limit = 0;  // executions reserved for this call
     std::uint64_t deadline_ms = 0;
     std::shared_ptr<const std::vector<std::string>> dictionary;  // hex words
-    std::uint64_t input_to_state = 0;  // candidates to try first
-    std::uint64_t max_len = 0;         // the length control's limit for this call
-    std::shared_ptr<const CachedEntry> synced;  // Sync: an entry another run wrote
+    std::uint64_t input_to_state = 0;                            // candidates to try first
+    std::uint64_t max_len = 0;                                   // the length control's limit for this call
+    std::shared_ptr<const CachedEntry> synced;                   // Sync: an entry another run wrote
   };
 
   // Setup (coordinator.cc).
@@ -88,10 +88,10 @@ class Coordinator {
 
   // What workers find (findings.cc).
   void handle_interesting(Worker& w, std::size_t parent);
-  void handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
-                      std::string output, const core::CorpusEntry* seed);
-  void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
-                           const corpus::Entry& splice, const CallOutcome& first);
+  void handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input, std::string output,
+                      const core::CorpusEntry* seed);
+  void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
+                           const CallOutcome& first);
   // The results of a fuzz call, checked as they are read (coordinator.cc); throws
   // core::CorruptInput when they do not hold together.
   void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
@@ -116,7 +116,7 @@ class Coordinator {
   Reporter reporter_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::system_clock::time_point wall_start_;  // for claims shared with other runs
-  std::unique_ptr<CacheWatcher> watcher_;  // the cache, as other runs write to it
+  std::unique_ptr<CacheWatcher> watcher_;             // the cache, as other runs write to it
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -132,9 +132,9 @@ class Coordinator {
   std::uint64_t execs_done_ = 0, execs_reserved_ = 0;
   std::uint64_t new_interesting_ = 0;
   std::vector<std::shared_ptr<const CachedEntry>> pending_sync_;  // found by the watcher, not yet run
-  std::uint64_t synced_ = 0;  // entries from other runs that added coverage here
-  bool stop_ = false;            // no new jobs; threads finish and exit
-  bool failure_claimed_ = false;  // a worker is handling the failure that ends the run
+  std::uint64_t synced_ = 0;                                      // entries from other runs that added coverage here
+  bool stop_ = false;                                             // no new jobs; threads finish and exit
+  bool failure_claimed_ = false;                                  // a worker is handling the failure that ends the run
   // Failing inputs being minimized now, by worker index: what the progress line shows.
   std::map<std::size_t, MinimizeProgress> minimizing_;
   std::set<std::string> failure_signatures_;

@@ -1,10 +1,9 @@
-#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_distill.h"
 
 #include <algorithm>
-#include <cstring>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -17,6 +16,7 @@
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/minimize_driver.h"
@@ -62,8 +62,8 @@ int distill_corpus(const DistillOptions& o) {
   TargetInfo target = describe_target(o.target, "", fuzzing_environment());
   const TestInfo& test = target.select(o.fuzz);
   if (!test.error.empty()) throw std::runtime_error(test.name + " cannot run: " + test.error);
-  if (o.raw && (test.types.size() != 1 || (test.types[0] != corpus::Type::Bytes &&
-                                            test.types[0] != corpus::Type::String))) {
+  if (o.raw &&
+      (test.types.size() != 1 || (test.types[0] != corpus::Type::Bytes && test.types[0] != corpus::Type::String))) {
     throw std::runtime_error("--raw needs a fuzz test taking one []byte or string; " + test.name + " takes " +
                              corpus::format_type_list(test.types));
   }
@@ -154,7 +154,8 @@ int distill_corpus(const DistillOptions& o) {
           const std::uint8_t* snap = shm.snapshot();
           for (std::uint64_t c = 0; c < target.counters; ++c) {
             for (int bit = 0; snap[c] >> bit; ++bit) {
-              if ((snap[c] >> bit) & 1) in.features.push_back(static_cast<std::uint32_t>(c * 8 + static_cast<std::uint64_t>(bit)));
+              if ((snap[c] >> bit) & 1)
+                in.features.push_back(static_cast<std::uint32_t>(c * 8 + static_cast<std::uint64_t>(bit)));
             }
           }
         } else if (r.input_fault) {

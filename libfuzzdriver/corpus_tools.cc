@@ -1,4 +1,3 @@
-#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_tools.h"
 
 #include <bit>
@@ -7,6 +6,7 @@
 #include <system_error>
 
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "corpus_format/go_quote.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
@@ -72,8 +72,7 @@ std::string show_value(const corpus::Value& v, const ShowOptions& options) {
   switch (corpus::type_of(v)) {
     case Type::Bytes: {
       const auto& b = std::get<corpus::Bytes>(v);
-      return show_bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()),
-                        options);
+      return show_bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), options);
     }
     case Type::String:
       return show_bytes(std::get<std::string>(v), options);
@@ -135,8 +134,7 @@ std::string show_value(const corpus::Value& v, const ShowOptions& options) {
 std::vector<ConvertedFile> convert_bin_to_v1(const std::vector<std::filesystem::path>& inputs,
                                              const std::filesystem::path& out_dir, Type type) {
   if (type != Type::Bytes && type != Type::String) {
-    throw CorpusToolError("bin2v1 writes []byte or string values, not " +
-                          std::string(corpus::go_type_name(type)));
+    throw CorpusToolError("bin2v1 writes []byte or string values, not " + std::string(corpus::go_type_name(type)));
   }
   make_directories(out_dir);
   std::vector<ConvertedFile> converted;
@@ -168,19 +166,16 @@ std::vector<ConvertedFile> convert_v1_to_bin(const std::vector<std::filesystem::
   std::map<std::filesystem::path, std::filesystem::path> by_name;
   for (const auto& input : inputs) {
     const corpus::Entry entry = read_entry(input);
-    if (entry.size() != 1 ||
-        (corpus::type_of(entry[0]) != Type::Bytes && corpus::type_of(entry[0]) != Type::String)) {
-      throw CorpusToolError("corpus file " + input.string() +
-                            ": v12bin needs an entry holding exactly one " +
+    if (entry.size() != 1 || (corpus::type_of(entry[0]) != Type::Bytes && corpus::type_of(entry[0]) != Type::String)) {
+      throw CorpusToolError("corpus file " + input.string() + ": v12bin needs an entry holding exactly one " +
                             "[]byte or string value, but it holds " + std::to_string(entry.size()) +
                             (entry.size() == 1 ? " value " : " values ") +
                             corpus::format_type_list(corpus::types_of(entry)));
     }
     const std::filesystem::path name = input.filename();
     if (auto [it, fresh] = by_name.emplace(name, input); !fresh) {
-      throw CorpusToolError("v12bin names each raw file after its entry, but " +
-                            it->second.string() + " and " + input.string() + " are both called " +
-                            name.string());
+      throw CorpusToolError("v12bin names each raw file after its entry, but " + it->second.string() + " and " +
+                            input.string() + " are both called " + name.string());
     }
     std::string data;
     if (const auto* b = std::get_if<corpus::Bytes>(&entry[0])) {
@@ -209,8 +204,7 @@ std::string show_entry(const corpus::Entry& entry, const ShowOptions& options) {
   std::string out;
   if (entry.empty()) return "  (no values)\n";
   for (std::size_t i = 0; i < entry.size(); ++i) {
-    out += "  " + std::to_string(i) + ": " + v1_type_name(entry[i]) + " " +
-           show_value(entry[i], options) + "\n";
+    out += "  " + std::to_string(i) + ": " + v1_type_name(entry[i]) + " " + show_value(entry[i], options) + "\n";
   }
   return out;
 }
@@ -219,8 +213,7 @@ std::string show_file(const std::filesystem::path& path, const ShowOptions& opti
   return path.string() + ":\n" + show_entry(read_entry(path), options);
 }
 
-std::vector<std::filesystem::path> expand_corpus_paths(
-    const std::vector<std::filesystem::path>& paths) {
+std::vector<std::filesystem::path> expand_corpus_paths(const std::vector<std::filesystem::path>& paths) {
   std::vector<std::filesystem::path> files;
   for (const auto& p : paths) {
     std::error_code ec;

@@ -54,8 +54,7 @@ std::string show_file(const std::filesystem::path& path, const ShowOptions& opti
 
 // The files `paths` stand for: a file is itself, a directory its regular files (not
 // recursing), in the order given and, within a directory, sorted by name.
-std::vector<std::filesystem::path> expand_corpus_paths(
-    const std::vector<std::filesystem::path>& paths);
+std::vector<std::filesystem::path> expand_corpus_paths(const std::vector<std::filesystem::path>& paths);
 
 struct FormatResult {
   std::vector<std::filesystem::path> checked;        // every entry file looked at

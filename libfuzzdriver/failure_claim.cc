@@ -1,9 +1,8 @@
 #include "libfuzzdriver/failure_claim.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <signal.h>
 
 #include <cerrno>
 #include <cstdio>

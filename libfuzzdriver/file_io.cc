@@ -1,21 +1,21 @@
 #include "libfuzzdriver/file_io.h"
 
-#include "corpus_format/corpus_dir.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <random>
-#include <sys/stat.h>
 #include <system_error>
-#include <unistd.h>
+
+#include "corpus_format/corpus_dir.h"
 
 namespace cfuzz::driver {
 
 namespace {
-
 
 std::string describe_errno(int err) {
   return std::strerror(err);
@@ -47,8 +47,7 @@ class Fd {
 };
 
 std::string random_suffix() {
-  thread_local std::mt19937_64 rng{std::random_device{}() ^
-                                   (static_cast<std::uint64_t>(::getpid()) << 32)};
+  thread_local std::mt19937_64 rng{std::random_device{}() ^ (static_cast<std::uint64_t>(::getpid()) << 32)};
   static constexpr char kDigits[] = "0123456789abcdef";
   std::uint64_t x = rng();
   std::string s;

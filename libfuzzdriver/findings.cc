@@ -28,7 +28,6 @@ using std::chrono::milliseconds;
 
 namespace {
 
-
 std::string input_summary(const corpus::Entry& e) {
   std::string text = corpus::encode(e);
   std::string lines = text.substr(text.find('\n') + 1);
@@ -163,8 +162,7 @@ namespace {
 std::string describe_budget(const MinimizeLimits& limits, std::uint64_t bytes, const Budget& flag) {
   std::string what = "the budget of " + flag.describe();
   if (limits.restarts) {
-    what += " and " + std::to_string(*limits.restarts) + " worker restarts (for " + std::to_string(bytes) +
-            " bytes)";
+    what += " and " + std::to_string(*limits.restarts) + " worker restarts (for " + std::to_string(bytes) + " bytes)";
   }
   return what;
 }
@@ -173,9 +171,12 @@ std::string describe_budget(const MinimizeLimits& limits, std::uint64_t bytes, c
 // failure carries the limit that caught it, so that it fails the same way.
 std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
   switch (static_cast<core::FailureKind>(f.kind)) {
-    case core::FailureKind::Timeout: return " --timeout " + core::format_duration(o.timeout);
-    case core::FailureKind::OutOfMemory: return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
-    default: return "";
+    case core::FailureKind::Timeout:
+      return " --timeout " + core::format_duration(o.timeout);
+    case core::FailureKind::OutOfMemory:
+      return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
+    default:
+      return "";
   }
 }
 
@@ -312,7 +313,8 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     r.minimized = "minimized from " + std::to_string(bytes) + " to " + std::to_string(after) + " bytes in " +
                   std::to_string(mo.execs) + " executions" +
                   (mo.restarts > 0 ? ", " + std::to_string(mo.restarts) + " worker restarts" : "");
-    if (mo.out_of_budget) r.minimized += "; stopped: " + describe_budget(limits, bytes, opts_.minimize_time) + " used up";
+    if (mo.out_of_budget)
+      r.minimized += "; stopped: " + describe_budget(limits, bytes, opts_.minimize_time) + " used up";
     if (!mo.complete && !mo.out_of_budget && interrupted_.load()) r.minimized += "; stopped by the interrupt";
   }
 
@@ -353,8 +355,8 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   w.kill();  // a fresh worker for whatever comes next (--keepfuzzing)
 }
 
-void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base,
-                                      const corpus::Entry& splice, const CallOutcome& first) {
+void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
+                                      const CallOutcome& first) {
   // The target broke the RPC channel during a call of many executions. Calls are
   // deterministic in their seed and inputs, so the same call in a fresh worker, checking
   // the channel after every execution, stops at the input that does it.

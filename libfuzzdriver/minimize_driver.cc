@@ -1,13 +1,12 @@
-#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/minimize_driver.h"
 
 #include <cstdio>
 #include <cstring>
 
-
 #include "core/coverage.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
+#include "libfuzzdriver/sanitizer_report.h"
 
 namespace cfuzz::driver {
 
@@ -106,8 +105,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       // The slice ended: go on from where the minimizer stopped. Its published position is
       // that of the last candidate, which is tried again (its verdict was not kept).
       if (limits.on_progress) limits.on_progress(out.best, out.execs, out.restarts);
-      std::copy(std::begin(shm.header().minimize.state), std::end(shm.header().minimize.state),
-                params.state.begin());
+      std::copy(std::begin(shm.header().minimize.state), std::end(shm.header().minimize.state), params.state.begin());
       params.resume_verdict.reset();
       continue;
     }
@@ -152,15 +150,17 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
 
 }  // namespace
 
-std::uint64_t minimize_restart_budget(std::uint64_t bytes) { return 8 + 4 * bytes; }
+std::uint64_t minimize_restart_budget(std::uint64_t bytes) {
+  return 8 + 4 * bytes;
+}
 
 MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input, const core::FailureRecord& target,
                                  const MinimizeLimits& limits) {
   return run_minimize(worker, input, &target, nullptr, limits);
 }
 
-MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input,
-                                  const std::vector<std::uint8_t>& keep, const MinimizeLimits& limits) {
+MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input, const std::vector<std::uint8_t>& keep,
+                                  const MinimizeLimits& limits) {
   return run_minimize(worker, input, nullptr, &keep, limits);
 }
 

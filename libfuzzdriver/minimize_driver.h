@@ -44,9 +44,9 @@ std::uint64_t minimize_restart_budget(std::uint64_t bytes);
 struct MinimizeOutcome {
   corpus::Entry best;
   std::uint64_t execs = 0;
-  std::uint64_t restarts = 0;   // workers started again after a candidate killed one
-  bool complete = false;        // every step ran
-  bool out_of_budget = false;   // stopped by a limit of MinimizeLimits (time, executions, restarts)
+  std::uint64_t restarts = 0;  // workers started again after a candidate killed one
+  bool complete = false;       // every step ran
+  bool out_of_budget = false;  // stopped by a limit of MinimizeLimits (time, executions, restarts)
   // While minimizing coverage: a candidate failed instead. `failure` and `failing_input`
   // describe it; `best` is still the smallest input with the coverage.
   bool found_failure = false;
@@ -56,20 +56,20 @@ struct MinimizeOutcome {
 
 // Shrinks `input` while it fails like `target`. The worker must be running; it is
 // restarted as needed and left running (or stopped, if it could not be restarted).
-MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input,
-                                 const core::FailureRecord& target, const MinimizeLimits& limits);
+MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input, const core::FailureRecord& target,
+                                 const MinimizeLimits& limits);
 
 // Shrinks `input` while it still reaches every bit of `keep` (a coverage mask of the
 // target's counters).
-MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input,
-                                  const std::vector<std::uint8_t>& keep, const MinimizeLimits& limits);
+MinimizeOutcome minimize_coverage(Worker& worker, const corpus::Entry& input, const std::vector<std::uint8_t>& keep,
+                                  const MinimizeLimits& limits);
 
 // Runs `input` once in `worker` (restarting it first if needed) and describes how it
 // failed; kind None if it passed.
 struct Reproduction {
-  bool ran = false;             // false: the worker could not run it at all
+  bool ran = false;               // false: the worker could not run it at all
   core::FailureRecord failure{};  // kind None: no failure
-  std::string output;            // what the target printed
+  std::string output;             // what the target printed
 };
 Reproduction reproduce(Worker& worker, const corpus::Entry& input);
 

@@ -26,8 +26,7 @@ corpus::Entry load_input(const MinimizeFileOptions& o, const TestInfo& test) {
     corpus::check_types(e, test.types, o.input);
     return e;
   }
-  if (test.types.size() != 1 ||
-      (test.types[0] != corpus::Type::Bytes && test.types[0] != corpus::Type::String)) {
+  if (test.types.size() != 1 || (test.types[0] != corpus::Type::Bytes && test.types[0] != corpus::Type::String)) {
     throw std::runtime_error("--raw needs a fuzz test taking one []byte or string; " + test.name + " takes " +
                              corpus::format_type_list(test.types));
   }
@@ -125,8 +124,8 @@ int minimize_file(const MinimizeFileOptions& o) {
   auto elapsed = Clock::now() - start;
   std::uint64_t after = core::entry_size(best);
   say("minimize: " + o.input + ": " + std::to_string(largest) + " -> " + std::to_string(after) + " bytes in " +
-          std::to_string(mo.execs) + " executions (" + format_elapsed(elapsed) + (mo.complete ? "" : ", budget reached") +
-          "); written to " + out,
+          std::to_string(mo.execs) + " executions (" + format_elapsed(elapsed) +
+          (mo.complete ? "" : ", budget reached") + "); written to " + out,
       {{"event", "done"},
        {"input", o.input},
        {"output", out},

@@ -11,7 +11,7 @@
 namespace cfuzz::driver {
 
 struct MinimizeFileOptions {
-  std::string input;   // a v1 corpus file, or a raw file with `raw`
+  std::string input;  // a v1 corpus file, or a raw file with `raw`
   std::string target;
   std::string fuzz;    // regexp selecting the fuzz test; empty: the only one
   std::string output;  // default: <input>.min

@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <sys/syscall.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -250,6 +250,8 @@ std::pair<int, int> make_pipe() {
   return {fds[0], fds[1]};
 }
 
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 }  // namespace cfuzz::driver

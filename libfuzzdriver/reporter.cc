@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "libfuzzdriver/budget.h"
 #include "core/dictionary.h"
+#include "libfuzzdriver/budget.h"
 
 namespace cfuzz::driver {
 
@@ -13,7 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+double seconds(std::chrono::nanoseconds d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 std::string indent(const std::string& text, const std::string& pad) {
   std::string out;
@@ -35,8 +37,8 @@ void Reporter::baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, st
   if (json_) {
     emit(json{{"event", "baseline"}, {"elapsed", seconds(elapsed)}, {"done", done}, {"total", total}}.dump() + "\n");
   } else {
-    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(done) +
-         "/" + std::to_string(total) + " completed\n");
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(done) + "/" +
+         std::to_string(total) + " completed\n");
   }
 }
 
@@ -45,8 +47,8 @@ void Reporter::fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t t
     emit(json{{"event", "fuzzing"}, {"elapsed", seconds(elapsed)}, {"corpus", total}, {"workers", workers}}.dump() +
          "\n");
   } else {
-    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(total) +
-         "/" + std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) +
+    emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(total) + "/" +
+         std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) +
          (workers == 1 ? " worker\n" : " workers\n"));
   }
 }
@@ -69,8 +71,8 @@ void Reporter::progress(const Progress& p) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.0f", p.rate);
     emit("fuzz: elapsed: " + format_elapsed(p.elapsed) + ", execs: " + std::to_string(p.execs) + " (" + rate +
-         "/sec), new interesting: " + std::to_string(p.new_interesting) + " (total: " + std::to_string(p.total) +
-         ")" + (p.synced > 0 ? ", synced from other runs: " + std::to_string(p.synced) : "") + "\n");
+         "/sec), new interesting: " + std::to_string(p.new_interesting) + " (total: " + std::to_string(p.total) + ")" +
+         (p.synced > 0 ? ", synced from other runs: " + std::to_string(p.synced) : "") + "\n");
   }
 }
 
@@ -152,7 +154,8 @@ void Reporter::failure(const FailureReport& r) {
     text += indent(message, "    ");
   } else {
     text += "    " + summary + (r.in_custom_mutator ? ", in the custom mutator (not in the fuzz target)" : "") + "\n";
-    for (std::size_t i = 0; i < r.stack.size(); ++i) text += (i == 0 ? "        at " : "        in ") + r.stack[i] + "\n";
+    for (std::size_t i = 0; i < r.stack.size(); ++i)
+      text += (i == 0 ? "        at " : "        in ") + r.stack[i] + "\n";
     if (r.failure.kind == static_cast<std::uint32_t>(core::FailureKind::Exception) && !message.empty()) {
       text += indent(message, "    ");
     }
@@ -194,7 +197,8 @@ void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, s
     return;
   }
   std::string text = "###### Recommended dictionary. ######\n";
-  for (const auto& [w, uses] : words) text += core::quote_dictionary_word(w) + " # Uses: " + std::to_string(uses) + "\n";
+  for (const auto& [w, uses] : words)
+    text += core::quote_dictionary_word(w) + " # Uses: " + std::to_string(uses) + "\n";
   text += "###### End of recommended dictionary. ######\n";
   emit(text);
 }

@@ -26,7 +26,7 @@ struct Progress {
   std::uint64_t coverage_bits = 0;
   std::uint64_t covered_counters = 0;
   std::uint64_t len_limit = 0;  // the length control's limit on byte values
-  std::uint64_t synced = 0;  // entries other runs wrote to the shared cache, kept here
+  std::uint64_t synced = 0;     // entries other runs wrote to the shared cache, kept here
   // Looking for them (the final line only): directory checks, listings, time spent.
   std::uint64_t sync_scans = 0, sync_listings = 0;
   double sync_seconds = 0;
@@ -44,13 +44,13 @@ struct FailureReport {
   std::chrono::nanoseconds elapsed{};
   core::FailureRecord failure{};
   std::vector<std::string> stack;  // the crash site, symbolized, innermost first
-  std::string output;         // what the target printed while failing
-  std::string input_summary;  // e.g. "[]byte(...) (5 bytes)"
-  bool seed = false;          // a seed failed: nothing is written
+  std::string output;              // what the target printed while failing
+  std::string input_summary;       // e.g. "[]byte(...) (5 bytes)"
+  bool seed = false;               // a seed failed: nothing is written
   std::string seed_name;
-  std::string written_to;     // path of the saved failing input
-  std::string rerun;          // command that runs just that input
-  std::string minimized;      // e.g. "minimized from 5000 to 4 bytes in 812 executions"
+  std::string written_to;  // path of the saved failing input
+  std::string rerun;       // command that runs just that input
+  std::string minimized;   // e.g. "minimized from 5000 to 4 bytes in 812 executions"
   // When the input could not be saved under testdata/: why, and the input itself (v1 text
   // and base64), so that it survives in the log; written_to is then the fallback, if any.
   std::string write_error;

@@ -14,8 +14,7 @@ std::vector<std::string> fuzzing_environment(bool detect_leaks) {
   // runtime/leak_check.h); allocations too large to satisfy return null (the target's
   // problem to handle) instead of aborting the worker.
   std::string leaks = detect_leaks ? "detect_leaks=1:leak_check_at_exit=0" : "detect_leaks=0";
-  return {with_user("ASAN_OPTIONS", leaks + ":allocator_may_return_null=1"),
-          with_user("LSAN_OPTIONS", leaks),
+  return {with_user("ASAN_OPTIONS", leaks + ":allocator_may_return_null=1"), with_user("LSAN_OPTIONS", leaks),
           with_user("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
           with_user("TSAN_OPTIONS", "halt_on_error=1")};
 }

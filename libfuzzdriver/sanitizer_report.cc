@@ -30,8 +30,8 @@ std::string report_headline(const std::string& output, std::size_t* header_end) 
 }
 
 bool runtime_function(const std::string& fn) {
-  for (const char* prefix : {"__asan", "__interceptor", "___interceptor", "__sanitizer", "__tsan", "__ubsan",
-                             "__lsan", "__msan"}) {
+  for (const char* prefix :
+       {"__asan", "__interceptor", "___interceptor", "__sanitizer", "__tsan", "__ubsan", "__lsan", "__msan"}) {
     if (fn.rfind(prefix, 0) == 0) return true;
   }
   // The allocator, which a leak report's stack starts in ("operator new[](unsigned long)"

@@ -35,12 +35,12 @@ bool SharedMemory::layout_intact() const {
     if (a->slot_capacity != geometry_.slot_capacity) return false;
   }
   const auto* h = static_cast<const core::ShmHeader*>(base_);
-  return h->magic == core::kShmMagic && h->version == core::kShmVersion &&
-         h->header_size == sizeof(core::ShmHeader) && h->total_size == geometry_.total_size &&
-         h->base_offset == geometry_.base_offset && h->current_offset == geometry_.current_offset &&
-         h->best_offset == geometry_.best_offset && h->splice_offset == geometry_.splice_offset &&
-         h->input_area_size == geometry_.input_area_size && h->mask_offset == geometry_.mask_offset &&
-         h->snapshot_offset == geometry_.snapshot_offset && h->counters_capacity == geometry_.counters_capacity;
+  return h->magic == core::kShmMagic && h->version == core::kShmVersion && h->header_size == sizeof(core::ShmHeader) &&
+         h->total_size == geometry_.total_size && h->base_offset == geometry_.base_offset &&
+         h->current_offset == geometry_.current_offset && h->best_offset == geometry_.best_offset &&
+         h->splice_offset == geometry_.splice_offset && h->input_area_size == geometry_.input_area_size &&
+         h->mask_offset == geometry_.mask_offset && h->snapshot_offset == geometry_.snapshot_offset &&
+         h->counters_capacity == geometry_.counters_capacity;
 }
 
 SharedMemory::~SharedMemory() {

@@ -1,8 +1,8 @@
 #include "libfuzzdriver/symbolizer.h"
 
-#include <filesystem>
-
 #include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include "libfuzzdriver/process.h"

@@ -85,8 +85,7 @@ void collect(Process& p, int json_fd, int output_fd, std::string* json, std::str
 
 }  // namespace
 
-TargetInfo describe_target(const std::string& path, const std::string& srcdir,
-                           const std::vector<std::string>& env) {
+TargetInfo describe_target(const std::string& path, const std::string& srcdir, const std::vector<std::string>& env) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw std::runtime_error("target " + path + ": no such file");
   if (fs::is_directory(path, ec)) throw std::runtime_error("target " + path + " is a directory, not a program");
@@ -96,7 +95,8 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir,
   info.path = path;
   info.abs_path = fs::canonical(path, ec).string();
   if (linked_with_libfuzzer(info.abs_path)) {
-    throw std::runtime_error(path + " is a libFuzzer binary (built with -fsanitize=fuzzer), not a cfuzz target; "
+    throw std::runtime_error(path +
+                             " is a libFuzzer binary (built with -fsanitize=fuzzer), not a cfuzz target; "
                              "rebuild it with cfuzz-clang++ (or -fsanitize=fuzzer-no-link and the cfuzz runtime) "
                              "in place of -fsanitize=fuzzer");
   }
@@ -177,7 +177,8 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir,
   }
   if (info.tests.empty()) throw std::runtime_error(path + " has no fuzz tests");
   if (info.counters == 0) {
-    throw std::runtime_error(path + " is not instrumented: it has no SanitizerCoverage counters; "
+    throw std::runtime_error(path +
+                             " is not instrumented: it has no SanitizerCoverage counters; "
                              "build it with cfuzz-clang++ (or clang -fsanitize=fuzzer-no-link)");
   }
   return info;

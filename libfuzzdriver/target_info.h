@@ -32,8 +32,7 @@ struct TargetInfo {
 
 // Runs the target in describe mode. Throws std::runtime_error with a one-line reason when
 // the target is missing, not executable, not a cfuzz target or not instrumented.
-TargetInfo describe_target(const std::string& path, const std::string& srcdir,
-                           const std::vector<std::string>& env);
+TargetInfo describe_target(const std::string& path, const std::string& srcdir, const std::vector<std::string>& env);
 
 // Parses a Go type name as describe and ping report them ("[]uint8", "int32", "string").
 corpus::Type type_from_go_name(const std::string& name);

@@ -58,8 +58,7 @@ void Worker::start() {
   spec.args = {std::string(core::rpc::kWorkerFlag) + "=" + config_.test};
   if (config_.detect_leaks) spec.args.emplace_back(rpc::kDetectLeaksFlag);
   spec.env = config_.env;
-  spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd},
-              {out_w, 1},               {out_w, 2}};
+  spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd}, {out_w, 1}, {out_w, 2}};
   try {
     process_ = Process::spawn(spec);
   } catch (...) {
@@ -144,7 +143,8 @@ CallOutcome Worker::call(const std::string& method, const nlohmann::json& params
   }
   // The execution count comes from shared memory, which the target may have written over:
   // no more than the call was allowed, nor than one execution per 10 ns of the call.
-  auto elapsed_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+  auto elapsed_ns =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
   std::uint64_t plausible = elapsed_ns / 10 + 1;
   if (params.is_object() && params.contains("limit") && params["limit"].is_number_unsigned() &&
       params["limit"].get<std::uint64_t>() != 0) {
@@ -154,8 +154,7 @@ CallOutcome Worker::call(const std::string& method, const nlohmann::json& params
   return out;
 }
 
-CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::json& params,
-                                   milliseconds expected) {
+CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::json& params, milliseconds expected) {
   CallOutcome out;
   if (!process_.running()) {
     out.kind = CallOutcome::Kind::Died;
@@ -194,8 +193,9 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
           line = lines_.next_line();
           if (line) {
             rpc::Response resp = rpc::decode_response(*line);
-            if (resp.id != req.id) throw rpc::ProtocolError("response to call " + std::to_string(resp.id) +
-                                                             ", expected " + std::to_string(req.id));
+            if (resp.id != req.id)
+              throw rpc::ProtocolError("response to call " + std::to_string(resp.id) + ", expected " +
+                                       std::to_string(req.id));
             if (!lines_.empty()) throw rpc::ProtocolError("unexpected bytes after the response");
             read_output(out_r_);
             out.execs = hdr.exec_count.load();
@@ -300,8 +300,7 @@ CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& wh
       break;
     case KilledFor::Protocol:
       // Garbage on the response pipe: the target wrote to fd 4, somewhere in this call.
-      set(core::FailureKind::RpcCorrupted, "rpc-corrupted",
-          "the target wrote to the RPC descriptor (fd 4): " + why);
+      set(core::FailureKind::RpcCorrupted, "rpc-corrupted", "the target wrote to the RPC descriptor (fd 4): " + why);
       out.exact_input = false;
       break;
     case KilledFor::Nothing:

@@ -27,7 +27,7 @@ struct WorkerConfig {
   std::vector<std::string> env;
   std::vector<corpus::Type> types;
   std::chrono::milliseconds timeout{10000};  // per input
-  std::uint64_t rss_limit_mb = 2048;           // 0: no limit
+  std::uint64_t rss_limit_mb = 2048;         // 0: no limit
   std::uint64_t slot_capacity = 1 << 20;
   std::uint64_t counters = 0;
   bool detect_leaks = false;  // check inputs for memory leaks (needs LeakSanitizer in the target)
@@ -42,7 +42,7 @@ struct CallOutcome {
   };
   Kind kind = Kind::Ok;
   nlohmann::json result;
-  std::string error;  // for Error, Died and ProtocolError: what happened, in a few words
+  std::string error;   // for Error, Died and ProtocolError: what happened, in a few words
   int error_code = 0;  // for Error: the JSON-RPC error code (rpc::kHarnessError, ...)
   // The shared memory's layout was not as the coordinator made it when the call ended: the
   // target wrote over it (it is put back before anything else reads the region).
@@ -80,8 +80,7 @@ class Worker {
 
   // One call. `expected` bounds how long the call may take before the worker itself is
   // considered stuck (the per-input timeout is watched separately).
-  CallOutcome call(const std::string& method, const nlohmann::json& params,
-                   std::chrono::milliseconds expected);
+  CallOutcome call(const std::string& method, const nlohmann::json& params, std::chrono::milliseconds expected);
 
   // The target's output (stdout and stderr together) since the current or last call began.
   const std::string& output() const { return output_; }

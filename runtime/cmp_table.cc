@@ -9,8 +9,7 @@ CmpTable& cmp_table() {
   return table;
 }
 
-void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
-                            std::size_t b_len) {
+void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b, std::size_t b_len) {
   if (!enabled_ || a_len == 0 || b_len == 0) return;
   if (a_len > kMaxBytes) a_len = kMaxBytes;
   if (b_len > kMaxBytes) b_len = kMaxBytes;

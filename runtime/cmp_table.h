@@ -37,7 +37,8 @@ class CmpTable {
   bool enabled() const { return enabled_; }
 
   void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
-    if (!enabled_ || a == b || (width == 8 && !is_const && core::looks_like_address(a) && core::looks_like_address(b))) {
+    if (!enabled_ || a == b ||
+        (width == 8 && !is_const && core::looks_like_address(a) && core::looks_like_address(b))) {
       return;
     }
     // Both operands pick the slot, as libFuzzer's table of recent compares does: a site
@@ -52,8 +53,7 @@ class CmpTable {
     recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   }
 
-  void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b,
-                    std::size_t b_len);
+  void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b, std::size_t b_len);
 
   // Byte strings the input matched (a memcmp, strcmp or strstr that came out equal or
   // found): keywords the parser accepted, after which it reads on. A ring of the last

@@ -186,8 +186,7 @@ bool CmpWords::replacement_for(const std::uint8_t* data, std::size_t len, core::
   return false;
 }
 
-bool CmpWords::position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
-                                    std::size_t* pos) const {
+bool CmpWords::position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng, std::size_t* pos) const {
   // A keyword the base input matched, where it is in the input being mutated.
   std::size_t n = base_.match_count();
   if (n == 0) return false;
@@ -334,8 +333,8 @@ void CmpWords::add_decimal_candidates(std::uint32_t v, const std::uint8_t* data,
   }
 }
 
-void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len,
-                                         std::size_t max, std::vector<Candidate>* out) const {
+void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                                         std::vector<Candidate>* out) const {
   // For comparisons whose operands are nowhere in the value (x - K against a table size, a
   // length computed from the input), each field of the comparison's width at the first
   // kArithmeticReach positions gets the difference added: the field that x was read from

@@ -49,21 +49,17 @@ class CmpWords : public core::WordSource {
     std::uint32_t value;  // index of the value in the entry
     std::size_t pos;      // byte values: where
     std::size_t old_len;
-    std::string bytes;    // byte values: what to write; scalars: the new bits (8 bytes LE)
+    std::string bytes;  // byte values: what to write; scalars: the new bits (8 bytes LE)
   };
-  std::vector<Candidate> input_to_state_candidates(const core::InputAreaHeader& base,
-                                                   std::size_t max) const;
+  std::vector<Candidate> input_to_state_candidates(const core::InputAreaHeader& base, std::size_t max) const;
 
   // Constants seen in this call's comparisons that the dictionary lacks, at most `max`.
   std::vector<std::string> new_constants(std::size_t max) const;
 
   std::string_view pick_word(core::Pcg& rng) const override;
-  bool replacement_for(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
-                       Replacement* out) const override;
-  bool integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng,
-                   std::uint64_t* out) const override;
-  bool position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng,
-                            std::size_t* pos) const override;
+  bool replacement_for(const std::uint8_t* data, std::size_t len, core::Pcg& rng, Replacement* out) const override;
+  bool integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng, std::uint64_t* out) const override;
+  bool position_after_match(const std::uint8_t* data, std::size_t len, core::Pcg& rng, std::size_t* pos) const override;
 
  private:
   void note_used(std::string_view w) const;

@@ -5,10 +5,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
-#include <unwind.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #include <cstdio>
 #include <exception>
@@ -29,9 +29,8 @@ extern char __stop_cfuzz_hooks[] __attribute__((weak));
 void __asan_init() __attribute__((weak));
 void __tsan_init() __attribute__((weak));
 void __msan_init() __attribute__((weak));
-void __ubsan_get_current_report_data(const char** kind, const char** message,
-                                     const char** filename, unsigned* line, unsigned* col,
-                                     char** memory_addr) __attribute__((weak));
+void __ubsan_get_current_report_data(const char** kind, const char** message, const char** filename, unsigned* line,
+                                     unsigned* col, char** memory_addr) __attribute__((weak));
 }
 
 namespace cfuzz::runtime {
@@ -51,7 +50,7 @@ struct Module {
   std::uintptr_t begin, end, base;
   char name[64];
   char path[256];  // for a symbolizer: the main program's is /proc/self/exe's target
-  bool system;  // libc, libstdc++, the loader...: never the crash site
+  bool system;     // libc, libstdc++, the loader...: never the crash site
 };
 constexpr int kMaxModules = 128;
 Module g_modules[kMaxModules];
@@ -147,7 +146,9 @@ void write_stderr_to(int fd, std::string_view s) {
   }
 }
 
-void write_stderr(std::string_view s) { write_stderr_to(2, s); }
+void write_stderr(std::string_view s) {
+  write_stderr_to(2, s);
+}
 
 void add_frame(Text& t, std::uintptr_t pc) {
   const Module* m = module_of(pc);
@@ -168,13 +169,20 @@ bool record_is_empty() {
 
 const char* signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGTRAP: return "SIGTRAP";
-    default: return "signal";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGTRAP:
+      return "SIGTRAP";
+    default:
+      return "signal";
   }
 }
 
@@ -222,7 +230,9 @@ int announce(const core::FailureRecord& r) {
   return -1;
 }
 
-int exit_status(int announced, int fallback) { return announced >= 0 ? announced : fallback; }
+int exit_status(int announced, int fallback) {
+  return announced >= 0 ? announced : fallback;
+}
 
 }  // namespace
 
@@ -361,15 +371,12 @@ void on_sanitizer_death() {
   core::FailureRecord* r = execution_state().record;
   if (record_is_empty()) {
     r->kind = static_cast<std::uint32_t>(core::FailureKind::Sanitizer);
-    const char* asan = __asan_get_report_description != nullptr ? __asan_get_report_description()
-                                                                 : nullptr;
+    const char* asan = __asan_get_report_description != nullptr ? __asan_get_report_description() : nullptr;
     if (asan != nullptr && asan[0] != '\0') {
       Text d{r->detail, sizeof r->detail};
       d.add("AddressSanitizer: ");
       d.add(asan);
-      auto pc = __asan_get_report_pc != nullptr
-                    ? reinterpret_cast<std::uintptr_t>(__asan_get_report_pc())
-                    : 0;
+      auto pc = __asan_get_report_pc != nullptr ? reinterpret_cast<std::uintptr_t>(__asan_get_report_pc()) : 0;
       if (pc != 0) {
         // The report's pc is a return address (into the instrumented access's call of
         // the report function): one byte back is the access itself.
@@ -420,7 +427,9 @@ void on_terminate() {
   abort();
 }
 
-void on_exit_hook(int status, void*) { note_exit(status); }
+void on_exit_hook(int status, void*) {
+  note_exit(status);
+}
 
 }  // namespace
 
@@ -467,8 +476,7 @@ void note_ubsan_report() {
     t.add_int(static_cast<long>(line));
   }
   core::failure_set(g_ubsan_where, std::string_view(buf, t.len));
-  if (execution_state().phase->load(std::memory_order_relaxed) ==
-      static_cast<std::uint32_t>(core::Phase::Executing)) {
+  if (execution_state().phase->load(std::memory_order_relaxed) == static_cast<std::uint32_t>(core::Phase::Executing)) {
     g_ubsan_pending = true;
   }
 }
@@ -503,13 +511,12 @@ void install_crash_handlers() {
   // notably the one of the UBSan runtime that clang links into every coverage build.
   bool memory_sanitizer = __asan_init != nullptr || __tsan_init != nullptr || __msan_init != nullptr;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) {
-    struct sigaction old{};
+    struct sigaction old {};
     sigaction(sig, nullptr, &old);
     bool has_handler = (old.sa_flags & SA_SIGINFO) != 0 ? old.sa_sigaction != nullptr
-                                                        : (old.sa_handler != SIG_DFL &&
-                                                           old.sa_handler != SIG_IGN);
+                                                        : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
     if (has_handler && memory_sanitizer) continue;
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_sigaction = on_deadly_signal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
@@ -525,7 +532,9 @@ void install_crash_handlers() {
 // ThreadSanitizer only prints a race and goes on, unless told to halt; a seed run must fail
 // on the input that raced, and say which it was. (Fuzzing workers get the same setting
 // from the coordinator; TSAN_OPTIONS still overrides it.)
-extern "C" const char* __tsan_default_options() { return "halt_on_error=1"; }
+extern "C" const char* __tsan_default_options() {
+  return "halt_on_error=1";
+}
 
 // _exit() skips the exit hooks: catch it by name so that a seed run still says which seed
 // ended the process (libc's own calls, after exit(), do not come here).
@@ -534,7 +543,11 @@ extern "C" void _exit(int status) {
   syscall(SYS_exit_group, status);
   __builtin_unreachable();
 }
-extern "C" void _Exit(int status) { _exit(status); }
+extern "C" void _Exit(int status) {
+  _exit(status);
+}
 
 // Overrides the weak hook of UndefinedBehaviorSanitizer's runtime, called for each report.
-extern "C" void __ubsan_on_report() { cfuzz::runtime::note_ubsan_report(); }
+extern "C" void __ubsan_on_report() {
+  cfuzz::runtime::note_ubsan_report();
+}

@@ -44,7 +44,9 @@ inline void begin_execution() {
   st.started.store(st.started.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   st.phase->store(1, std::memory_order_relaxed);
 }
-inline void end_execution() { execution_state().phase->store(0, std::memory_order_relaxed); }
+inline void end_execution() {
+  execution_state().phase->store(0, std::memory_order_relaxed);
+}
 
 // Fills the record's site with the innermost frames of the target's own code, as
 // "module+0xoffset" words. Skips the runtime's frames and system libraries.
@@ -61,8 +63,7 @@ void note_exit(int status);
 // Ends the process for a failure that no signal or sanitizer raised (a seed run's watchdog,
 // a leak check): describes it as the running input's failure, says so, and exits (status 1;
 // a worker's coordinator reads the record).
-[[noreturn]] void fail_running_input(core::FailureKind kind, std::string_view detail,
-                                     std::string_view message);
+[[noreturn]] void fail_running_input(core::FailureKind kind, std::string_view detail, std::string_view message);
 
 // Remembers the kind and location of an UndefinedBehaviorSanitizer report.
 void note_ubsan_report();

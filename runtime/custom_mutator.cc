@@ -8,11 +8,11 @@
 
 extern "C" {
 // Weak: defined by the harness, if it has them.
-std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
-                                    unsigned int seed) __attribute__((weak));
+std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed)
+    __attribute__((weak));
 std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* data1, std::size_t size1, const std::uint8_t* data2,
-                                      std::size_t size2, std::uint8_t* out, std::size_t max_out_size,
-                                      unsigned int seed) __attribute__((weak));
+                                      std::size_t size2, std::uint8_t* out, std::size_t max_out_size, unsigned int seed)
+    __attribute__((weak));
 std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 }
 

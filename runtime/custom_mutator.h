@@ -11,13 +11,13 @@
 // operands the target compared.
 #pragma once
 
+#include <cfuzz/cfuzz.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <cfuzz/cfuzz.h>
 
 #include "core/mutator.h"
 #include "core/pcg.h"
@@ -51,9 +51,9 @@ class CustomMutators : public core::ValueMutator {
   struct Entry {
     std::size_t index;
     CustomMutator mutate;
-    CrossOver cross_over;       // may be null
-    std::string name;           // for errors: "LLVMFuzzerCustomMutator", ...
-    bool one_byte_fallback;     // libFuzzer's: an input no mutator changed becomes " "
+    CrossOver cross_over;    // may be null
+    std::string name;        // for errors: "LLVMFuzzerCustomMutator", ...
+    bool one_byte_fallback;  // libFuzzer's: an input no mutator changed becomes " "
   };
   const Entry* find(std::uint32_t index) const;
 

@@ -9,8 +9,7 @@ namespace cfuzz::runtime {
 
 // Every call of the fuzz function goes through this one small function, so that a crash
 // site can end the stack where the runtime begins (crash_handler.cc stops at its frame).
-__attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t,
-                                                  const detail::ArgView* args) {
+__attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t, const detail::ArgView* args) {
   fn.invoke(fn.fn, t, args);
   asm volatile("");  // keep the call a call, not a tail jump, so this frame exists
 }
@@ -18,8 +17,7 @@ __attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t
 Executor::Executor(detail::TestState& f)
     : fn_(*f.fuzz_function()), input_(f.test_name(), /*is_input=*/true), t_(&input_) {}
 
-RunResult Executor::run(const detail::ArgView* args, std::string_view input_name,
-                        core::FailureRecord* failure) {
+RunResult Executor::run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure) {
   input_.reset_for_input(input_name);
   detail::running_input() = &input_;
   bool threw = false;
@@ -70,8 +68,8 @@ void Executor::views_of(const corpus::Entry& entry, InputBuffers& buffers, detai
     if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
       out[i] = detail::ArgView{buffers.fill(i, b->data(), b->size()), b->size(), 0};
     } else if (const auto* s = std::get_if<std::string>(&v)) {
-      out[i] = detail::ArgView{
-          buffers.fill(i, reinterpret_cast<const std::uint8_t*>(s->data()), s->size()), s->size(), 0};
+      out[i] =
+          detail::ArgView{buffers.fill(i, reinterpret_cast<const std::uint8_t*>(s->data()), s->size()), s->size(), 0};
     } else {
       out[i] = detail::ArgView{nullptr, 0, core::scalar_bits(v)};
     }

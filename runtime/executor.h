@@ -24,8 +24,7 @@ class Executor {
 
   // Runs the fuzz function with `args` (one view per parameter). On Fail, `failure` says
   // what and where.
-  RunResult run(const detail::ArgView* args, std::string_view input_name,
-                core::FailureRecord* failure);
+  RunResult run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure);
 
   // Builds the views of an entry's values (byte values copied into `buffers`).
   static void views_of(const corpus::Entry& entry, InputBuffers& buffers, detail::ArgView* out);

@@ -45,7 +45,8 @@ FuzzEngine::FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::S
 
 void FuzzEngine::check_area(const core::InputAreaHeader& a, const char* what) const {
   const auto& types = ex_.types();
-  if (a.count != 0 && (a.slot_capacity > area_size_ || core::kInputDataOffset + a.slot_capacity * a.count > area_size_)) {
+  if (a.count != 0 &&
+      (a.slot_capacity > area_size_ || core::kInputDataOffset + a.slot_capacity * a.count > area_size_)) {
     throw std::runtime_error(std::string(what) + " input area is damaged (slots larger than the area)");
   }
   if (a.count != types.size()) {
@@ -100,8 +101,7 @@ RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, b
 
 bool FuzzEngine::input_overwritten(const core::InputAreaHeader& a) const {
   for (std::uint32_t i = 0; i < a.count; ++i) {
-    if (args_[i].data != nullptr &&
-        std::memcmp(args_[i].data, core::ShmView::slot_data(a, i), a.slots[i].len) != 0) {
+    if (args_[i].data != nullptr && std::memcmp(args_[i].data, core::ShmView::slot_data(a, i), a.slots[i].len) != 0) {
       return true;
     }
   }
@@ -202,8 +202,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
   std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
   auto out_of_budget = [&](std::uint64_t count) {
-    return (p.limit != 0 && count >= p.limit) ||
-           (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
+    return (p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
   };
   rpc::FuzzResult res;
   res.status = "ok";

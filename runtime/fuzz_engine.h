@@ -79,8 +79,7 @@ class FuzzEngine {
 
   // How one execution in a fuzz call ended.
   enum class Step { Continue, Failure, Interesting };
-  Step execute(core::FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
-               core::rpc::FuzzResult& res);
+  Step execute(core::FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check, core::rpc::FuzzResult& res);
   void prepare_args(core::InputAreaHeader& a);
   bool input_overwritten(const core::InputAreaHeader& a) const;
   // Makes an input-to-state replacement; false if it does not fit.

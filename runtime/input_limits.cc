@@ -22,7 +22,9 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<std::uint64_t> g_last_rss_mb{0};
 
-std::int64_t now_ns() { return Clock::now().time_since_epoch().count(); }
+std::int64_t now_ns() {
+  return Clock::now().time_since_epoch().count();
+}
 
 // Resident set size in MB, from /proc/self/statm as the coordinator reads a worker's.
 // Opened afresh each time: a descriptor kept open could be one the seed run swaps for a
@@ -50,8 +52,8 @@ void watch(InputLimits limits) {
                                    std::chrono::duration_cast<std::chrono::milliseconds>(limits.timeout / 10)));
   }
   const ExecutionState& st = execution_state();
-  std::uint64_t seen = 0;   // the execution being timed
-  std::int64_t since = 0;   // when it was first seen running
+  std::uint64_t seen = 0;  // the execution being timed
+  std::int64_t since = 0;  // when it was first seen running
   for (;;) {
     std::this_thread::sleep_for(tick);
     if (st.phase->load(std::memory_order_relaxed) != static_cast<std::uint32_t>(core::Phase::Executing)) {
@@ -89,6 +91,8 @@ void start_input_watchdog(const InputLimits& limits) {
   std::thread(watch, limits).detach();
 }
 
-std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }
+std::uint64_t watchdog_last_rss_mb() {
+  return g_last_rss_mb.load(std::memory_order_relaxed);
+}
 
 }  // namespace cfuzz::runtime

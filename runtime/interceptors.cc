@@ -77,9 +77,9 @@ bool ready() {
   real.strcasestr = reinterpret_cast<StrstrFn>(dlsym(RTLD_NEXT, "strcasestr"));
   real.memmem = reinterpret_cast<MemmemFn>(dlsym(RTLD_NEXT, "memmem"));
   resolving = false;
-  resolved = real.memcmp != nullptr && real.bcmp != nullptr && real.strcmp != nullptr &&
-             real.strcasecmp != nullptr && real.strncmp != nullptr && real.strncasecmp != nullptr &&
-             real.strstr != nullptr && real.strcasestr != nullptr && real.memmem != nullptr;
+  resolved = real.memcmp != nullptr && real.bcmp != nullptr && real.strcmp != nullptr && real.strcasecmp != nullptr &&
+             real.strncmp != nullptr && real.strncasecmp != nullptr && real.strstr != nullptr &&
+             real.strcasestr != nullptr && real.memmem != nullptr;
   return resolved;
 }
 

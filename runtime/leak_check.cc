@@ -38,7 +38,8 @@ void on_free(const volatile void* p) {
 }  // namespace
 
 void enable_leak_detection() {
-  if (g_enabled || __lsan_do_recoverable_leak_check == nullptr || __sanitizer_install_malloc_and_free_hooks == nullptr) {
+  if (g_enabled || __lsan_do_recoverable_leak_check == nullptr ||
+      __sanitizer_install_malloc_and_free_hooks == nullptr) {
     return;
   }
   g_enabled = __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free) != 0;
@@ -51,7 +52,9 @@ void leak_tracking_begin() {
   g_tracking.store(true, std::memory_order_relaxed);
 }
 
-void leak_tracking_end() { g_tracking.store(false, std::memory_order_relaxed); }
+void leak_tracking_end() {
+  g_tracking.store(false, std::memory_order_relaxed);
+}
 
 bool input_leaked() {
   if (!g_enabled) return false;

@@ -1,8 +1,8 @@
 #include "runtime/libfuzzer_front_end.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -55,7 +55,6 @@ std::uint64_t peak_rss_mb() {
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<std::uint64_t>(ru.ru_maxrss) / 1024;
 }
-
 
 // Sizes as libFuzzer writes them in its status lines.
 std::string size_text(std::uint64_t bytes) {
@@ -138,13 +137,13 @@ class FrontEnd {
     }
     std::uint64_t longest = 0;
     for (const auto& u : units) longest = std::max<std::uint64_t>(longest, u.second.size());
-    max_len_ = o_.max_len > 0      ? static_cast<std::uint64_t>(o_.max_len)
+    max_len_ = o_.max_len > 0        ? static_cast<std::uint64_t>(o_.max_len)
                : o_.merge_inner != 0 ? kMaxDefaultMaxLen
                                      : std::clamp<std::uint64_t>(longest, kDefaultMaxLen, kMaxDefaultMaxLen);
     if (o_.max_len <= 0 && files.empty()) {
       // Worded as libFuzzer words it: ClusterFuzz reads the limit from this line.
-      say("INFO: -max_len is not provided; libFuzzer will not generate inputs larger than " +
-          std::to_string(max_len_) + " bytes");
+      say("INFO: -max_len is not provided; libFuzzer will not generate inputs larger than " + std::to_string(max_len_) +
+          " bytes");
     }
     map_region(files.empty() ? max_len_ : std::max<std::uint64_t>(longest, 1));
     ArtifactSettings a;
@@ -174,7 +173,8 @@ class FrontEnd {
     if (o_.timeout > 0) limits.timeout = std::chrono::seconds(o_.timeout);
     if (o_.rss_limit_mb > 0) limits.rss_limit_mb = static_cast<std::uint64_t>(o_.rss_limit_mb);
     start_input_watchdog(limits);
-    enable_malloc_limit(static_cast<std::uint64_t>(o_.malloc_limit_mb > 0 ? o_.malloc_limit_mb : std::max<std::int64_t>(o_.rss_limit_mb, 0)));
+    enable_malloc_limit(static_cast<std::uint64_t>(
+        o_.malloc_limit_mb > 0 ? o_.malloc_limit_mb : std::max<std::int64_t>(o_.rss_limit_mb, 0)));
     engine_.emplace(test_, *f_, shm_);
     engine_->check_const_input(true);
 
@@ -330,8 +330,8 @@ class FrontEnd {
       run_initial(zero, "");
     } else {
       say("INFO: seed corpus: files: " + std::to_string(units.size()) + " min: " + std::to_string(smallest) +
-          "b max: " + std::to_string(biggest) + "b total: " + std::to_string(total) + "b rss: " +
-          std::to_string(peak_rss_mb()) + "Mb");
+          "b max: " + std::to_string(biggest) + "b total: " + std::to_string(total) +
+          "b rss: " + std::to_string(peak_rss_mb()) + "Mb");
       for (const auto& [name, bytes] : units) {
         if (bytes.empty()) continue;  // libFuzzer runs no empty unit (the first run was one)
         auto entry = entry_of_unit(bytes, types_, raw_, max_len_);
@@ -354,8 +354,8 @@ class FrontEnd {
       _exit(1);
     }
     if (o_.len_control > 0) {
-      length_control_ = core::LengthControl(max_len_, corpus_.longest_byte_value(),
-                                            static_cast<std::uint64_t>(o_.len_control));
+      length_control_ =
+          core::LengthControl(max_len_, corpus_.longest_byte_value(), static_cast<std::uint64_t>(o_.len_control));
     }
     say_status("INITED");
   }
@@ -425,7 +425,8 @@ class FrontEnd {
   }
   std::size_t features() const {
     std::size_t n = 0;
-    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i) n += static_cast<std::size_t>(__builtin_popcount(shm_.mask()[i]));
+    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i)
+      n += static_cast<std::size_t>(__builtin_popcount(shm_.mask()[i]));
     return n;
   }
 
@@ -437,7 +438,8 @@ class FrontEnd {
     if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
     if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
     if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
-    if (o_.len_control > 0 && length_control_.current() != 0) line += " lim: " + std::to_string(length_control_.current());
+    if (o_.len_control > 0 && length_control_.current() != 0)
+      line += " lim: " + std::to_string(length_control_.current());
     line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
             "Mb" + extra;
     say(line);
@@ -571,7 +573,6 @@ class FrontEnd {
   }
 
  private:
-
   const LibFuzzerOptions& o_;
   const RegisteredTest& test_;
   const char* program_;

@@ -36,7 +36,9 @@ struct ControlFile {
   std::string last_failure;
 };
 
-void say(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
+void say(const std::string& line) {
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
 
 // False for a file that is not a control file (or is cut short where no record can end).
 bool parse_control_file(const std::string& path, ControlFile* cf) {
@@ -126,10 +128,11 @@ int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
   if (fs::exists(cf_path, ec) && fs::file_size(cf_path, ec) > 0) {
     say("MERGE-OUTER: non-empty control file provided: '" + cf_path + "'");
     if (parse_control_file(cf_path, &cf)) {
-      say("MERGE-OUTER: control file ok, " + std::to_string(cf.units.size()) + " files total, first not processed file " +
-          std::to_string(cf.started));
+      say("MERGE-OUTER: control file ok, " + std::to_string(cf.units.size()) +
+          " files total, first not processed file " + std::to_string(cf.started));
       if (!cf.last_failure.empty()) {
-        say("MERGE-OUTER: '" + cf.last_failure + "' will be skipped as unlucky (merge has stumbled on it the last time)");
+        say("MERGE-OUTER: '" + cf.last_failure +
+            "' will be skipped as unlucky (merge has stumbled on it the last time)");
       }
       if (cf.started >= cf.units.size()) {
         if (cf.units.size() == old_units.size() + new_units.size()) {
@@ -216,7 +219,8 @@ int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
     }
     std::ifstream in(u->path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (o.max_len > 0 && bytes.size() > static_cast<std::size_t>(o.max_len)) bytes.resize(static_cast<std::size_t>(o.max_len));
+    if (o.max_len > 0 && bytes.size() > static_cast<std::size_t>(o.max_len))
+      bytes.resize(static_cast<std::size_t>(o.max_len));
     char hex[core::kSha1HexSize + 1];
     core::sha1_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), hex);
     write_unit(fs::path(dirs[0]) / hex, bytes);
@@ -235,7 +239,8 @@ int merge_inner(const LibFuzzerOptions& o, std::uint64_t max_len, const UnitFeat
     return 1;
   }
   say("MERGE-INNER: using the control file '" + o.merge_control_file + "'");
-  if (!cf.last_failure.empty()) say("MERGE-INNER: '" + cf.last_failure + "' caused a failure at the previous merge step");
+  if (!cf.last_failure.empty())
+    say("MERGE-INNER: '" + cf.last_failure + "' caused a failure at the previous merge step");
   say("MERGE-INNER: " + std::to_string(cf.units.size()) + " total files; " + std::to_string(cf.started) +
       " processed earlier; will process " + std::to_string(cf.units.size() - cf.started) + " files now");
   FILE* out = std::fopen(o.merge_control_file.c_str(), "a");

@@ -104,9 +104,8 @@ int run_jobs(const LibFuzzerOptions& o, int argc, char** argv) {
   TempDir tmp("Jobs");
   std::string claim = (tmp.path() / "failure-claim").string();
   // Every failure of a job ends the run, as under libFuzzer's -jobs.
-  std::vector<std::string> cmd =
-      own_command(argc, argv, {"-jobs", "-workers", "-ignore_timeouts", "-ignore_ooms"},
-                  {"-ignore_timeouts=0", "-ignore_ooms=0"});
+  std::vector<std::string> cmd = own_command(argc, argv, {"-jobs", "-workers", "-ignore_timeouts", "-ignore_ooms"},
+                                             {"-ignore_timeouts=0", "-ignore_ooms=0"});
   std::map<pid_t, int> running;
   int next = 0, status = 0;
   bool stopping = false;
@@ -196,10 +195,10 @@ int run_fork(const LibFuzzerOptions& o, int argc, char** argv) {
     }
     std::uint64_t secs = seconds();
     say("#" + std::to_string(total.execs) + ": cov: " + std::to_string(total.cov) + " ft: " + std::to_string(total.ft) +
-        " corp: " + std::to_string(unit_files(main_corpus).size()) + " exec/s: " +
-        std::to_string(secs == 0 ? 0 : total.execs / secs) + " oom/timeout/crash: " + std::to_string(ooms) + "/" +
-        std::to_string(timeouts) + "/" + std::to_string(crashes) + " time: " + std::to_string(secs) + "s job: " +
-        std::to_string(job) + " dft_time: 0");
+        " corp: " + std::to_string(unit_files(main_corpus).size()) +
+        " exec/s: " + std::to_string(secs == 0 ? 0 : total.execs / secs) +
+        " oom/timeout/crash: " + std::to_string(ooms) + "/" + std::to_string(timeouts) + "/" + std::to_string(crashes) +
+        " time: " + std::to_string(secs) + "s job: " + std::to_string(job) + " dft_time: 0");
   };
 
   int exit_code = 0;
@@ -232,9 +231,12 @@ int run_fork(const LibFuzzerOptions& o, int argc, char** argv) {
     if (code == kInterruptedExit || lost_claim(slurp(log))) continue;
     bool ignored = (code == kTimeoutExit && o.ignore_timeouts) || (code == kOomExit && o.ignore_ooms) ||
                    (code != 0 && o.ignore_crashes);
-    if (code == kTimeoutExit) ++timeouts;
-    else if (code == kOomExit) ++ooms;
-    else if (code != 0) ++crashes;
+    if (code == kTimeoutExit)
+      ++timeouts;
+    else if (code == kOomExit)
+      ++ooms;
+    else if (code != 0)
+      ++crashes;
     status_line(job);
     if (code != 0 && !ignored) {
       say("INFO: log from the inner process:\n" + slurp(log));

@@ -74,9 +74,12 @@ void write_base64(int fd, const std::uint8_t* data, std::size_t size) {
 
 const char* artifact_kind(const core::FailureRecord& r) {
   switch (static_cast<core::FailureKind>(r.kind)) {
-    case core::FailureKind::Timeout: return "timeout-";
-    case core::FailureKind::OutOfMemory: return "oom-";
-    default: return std::string_view(r.detail).starts_with("LeakSanitizer") ? "leak-" : "crash-";
+    case core::FailureKind::Timeout:
+      return "timeout-";
+    case core::FailureKind::OutOfMemory:
+      return "oom-";
+    default:
+      return std::string_view(r.detail).starts_with("LeakSanitizer") ? "leak-" : "crash-";
   }
 }
 
@@ -192,7 +195,8 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   if (g_reported) return status;
   g_reported = true;
   int fd = g_settings.report_fd;
-  bool claims = !g_settings.claim_path.empty() && (!timeout || g_settings.claim_timeouts) && (!oom || g_settings.claim_ooms);
+  bool claims =
+      !g_settings.claim_path.empty() && (!timeout || g_settings.claim_timeouts) && (!oom || g_settings.claim_ooms);
   if (claims) {
     int claim = ::open(g_settings.claim_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (claim < 0) {

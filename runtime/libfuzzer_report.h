@@ -28,9 +28,9 @@ struct ArtifactSettings {
   int timeout_exitcode = 70;
   std::int64_t timeout_secs = 0;
   std::int64_t rss_limit_mb = 0;
-  int report_fd = 2;      // stderr, kept open when -close_fd_mask closes it
-  bool raw_unit = true;   // false: the unit is the input's `go test fuzz v1` text
-  bool save_artifacts = true;  // false when running given files, as libFuzzer does
+  int report_fd = 2;                      // stderr, kept open when -close_fd_mask closes it
+  bool raw_unit = true;                   // false: the unit is the input's `go test fuzz v1` text
+  bool save_artifacts = true;             // false when running given files, as libFuzzer does
   void (*final_stats)(int fd) = nullptr;  // -print_final_stats, after the artifact
   // Under -jobs and -fork: a file the first failing process creates, so that a failure
   // found by several at once is reported once. Timeouts and out-of-memory claim it only

@@ -24,8 +24,8 @@ bool is_temporary(const fs::path& p) {
 
 }  // namespace
 
-std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types,
-                                           bool raw, std::uint64_t max_len) {
+std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types, bool raw,
+                                           std::uint64_t max_len) {
   if (raw) {
     std::string cut = bytes.substr(0, max_len);  // as libFuzzer cuts units to -max_len
     corpus::Entry e;

@@ -16,8 +16,8 @@ namespace cfuzz::runtime {
 
 // The input a unit holds, cut to `max_len` bytes if raw; nullopt for a unit that is not a
 // v1 file of the test's types.
-std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types,
-                                           bool raw, std::uint64_t max_len);
+std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::vector<corpus::Type>& types, bool raw,
+                                           std::uint64_t max_len);
 
 // The bytes of a raw unit's input (its one []byte or string).
 std::string raw_bytes(const corpus::Entry& e);

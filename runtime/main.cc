@@ -179,8 +179,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.c_str());
     return 2;
   } catch (const std::regex_error& e) {
-    std::fprintf(stderr, "%s: --run %s: invalid regular expression: %s\n", argv[0],
-                 args.run_pattern.c_str(), e.what());
+    std::fprintf(stderr, "%s: --run %s: invalid regular expression: %s\n", argv[0], args.run_pattern.c_str(), e.what());
     return 2;
   }
   if (args.help) {

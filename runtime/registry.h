@@ -2,10 +2,10 @@
 // (LLVMFuzzerTestOneInput) if the binary has one.
 #pragma once
 
+#include <cfuzz/cfuzz.h>
+
 #include <string>
 #include <vector>
-
-#include <cfuzz/cfuzz.h>
 
 namespace cfuzz::runtime {
 

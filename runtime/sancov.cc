@@ -55,14 +55,30 @@ CFUZZ_HOOK void __sanitizer_cov_pcs_init(const std::uintptr_t* pcs_beg, const st
 
 // Integer comparisons: two operands of 1, 2, 4 or 8 bytes. The const_ variants have a
 // compile-time constant first operand: the most useful magic values.
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true);
+}
 
 // switch (val) { case c0: ... }: cases[0] = number of cases, cases[1] = bit width, then
 // the case values, sorted. Only the cases next to `val` are recorded: they are the ones a
@@ -80,14 +96,18 @@ CFUZZ_HOOK void __sanitizer_cov_trace_switch(std::uint64_t val, std::uint64_t* c
 
 // Divisions and array indexing: the operand is compared with the values that would make it
 // interesting (a zero divisor); recorded like a comparison with zero.
-CFUZZ_HOOK void __sanitizer_cov_trace_div4(std::uint32_t val) { cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 4, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_div8(std::uint64_t val) { cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 8, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_div4(std::uint32_t val) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 4, true);
+}
+CFUZZ_HOOK void __sanitizer_cov_trace_div8(std::uint64_t val) {
+  cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 8, true);
+}
 CFUZZ_HOOK void __sanitizer_cov_trace_gep(std::uintptr_t) {}
 CFUZZ_HOOK void __sanitizer_cov_trace_pc_indir(std::uintptr_t) {}
 
 // Called by the sanitizer runtimes' interceptors (ASan, UBSan, ...) after the real call.
 CFUZZ_HOOK void __sanitizer_weak_hook_memcmp(void* caller_pc, const void* s1, const void* s2, std::size_t n,
-                                  int result) {
+                                             int result) {
   if (result == 0) {
     cmp_table().record_match(s1, n);
     return;
@@ -95,7 +115,7 @@ CFUZZ_HOOK void __sanitizer_weak_hook_memcmp(void* caller_pc, const void* s1, co
   cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, n, s2, n);
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strncmp(void* caller_pc, const char* s1, const char* s2, std::size_t n,
-                                   int result) {
+                                              int result) {
   if (result == 0) {
     if (cmp_table().enabled()) cmp_table().record_match(s1, strnlen(s1, n));
     return;
@@ -108,37 +128,34 @@ CFUZZ_HOOK void __sanitizer_weak_hook_strcmp(void* caller_pc, const char* s1, co
     if (cmp_table().enabled()) cmp_table().record_match(s1, std::strlen(s1));
     return;
   }
-  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, std::strlen(s1), s2,
-                           std::strlen(s2));
+  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), s1, std::strlen(s1), s2, std::strlen(s2));
 }
-CFUZZ_HOOK void __sanitizer_weak_hook_strncasecmp(void* caller_pc, const char* s1, const char* s2,
-                                       std::size_t n, int result) {
+CFUZZ_HOOK void __sanitizer_weak_hook_strncasecmp(void* caller_pc, const char* s1, const char* s2, std::size_t n,
+                                                  int result) {
   __sanitizer_weak_hook_strncmp(caller_pc, s1, s2, n, result);
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strcasecmp(void* caller_pc, const char* s1, const char* s2, int result) {
   __sanitizer_weak_hook_strcmp(caller_pc, s1, s2, result);
 }
-CFUZZ_HOOK void __sanitizer_weak_hook_strstr(void* caller_pc, const char* haystack, const char* needle,
-                                  char* result) {
+CFUZZ_HOOK void __sanitizer_weak_hook_strstr(void* caller_pc, const char* haystack, const char* needle, char* result) {
   if (result != nullptr) {
     if (cmp_table().enabled()) cmp_table().record_match(needle, std::strlen(needle));
     return;
   }
-  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack,
-                           std::strlen(haystack), needle, std::strlen(needle));
+  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack, std::strlen(haystack), needle,
+                           std::strlen(needle));
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_strcasestr(void* caller_pc, const char* haystack, const char* needle,
-                                      char* result) {
+                                                 char* result) {
   __sanitizer_weak_hook_strstr(caller_pc, haystack, needle, result);
 }
 CFUZZ_HOOK void __sanitizer_weak_hook_memmem(void* caller_pc, const void* haystack, std::size_t hlen,
-                                  const void* needle, std::size_t nlen, void* result) {
+                                             const void* needle, std::size_t nlen, void* result) {
   if (result != nullptr) {
     cmp_table().record_match(needle, nlen);
     return;
   }
-  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack, hlen, needle,
-                           nlen);
+  cmp_table().record_bytes(reinterpret_cast<std::uintptr_t>(caller_pc), haystack, hlen, needle, nlen);
 }
 
 }  // extern "C"

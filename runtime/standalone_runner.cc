@@ -45,8 +45,7 @@ struct NamedInput {
 
 // The files of testdata/fuzz/<Name>/, sorted by name; sub-directories are ignored, as Go
 // ignores them.
-std::vector<NamedInput> load_corpus_files(const std::string& dir,
-                                          const std::vector<corpus::Type>& types) {
+std::vector<NamedInput> load_corpus_files(const std::string& dir, const std::vector<corpus::Type>& types) {
   std::vector<NamedInput> inputs;
   std::vector<fs::path> files;
   try {
@@ -90,8 +89,8 @@ std::string indent_block(const std::string& text, int spaces) {
 
 // Runs one input and prints its "=== RUN" line first in verbose mode; the crash handler
 // names it if the process dies.
-SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test_name,
-                    const std::string& input_name, const corpus::Entry& values, bool verbose) {
+SubResult run_input(Executor& ex, InputBuffers& buffers, const std::string& test_name, const std::string& input_name,
+                    const corpus::Entry& values, bool verbose) {
   std::string full = test_name + "/" + input_name;
   if (verbose) std::printf("=== RUN   %s\n", full.c_str());
   std::fflush(stdout);

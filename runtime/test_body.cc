@@ -14,8 +14,7 @@ std::unique_ptr<detail::TestState> run_test_body(const RegisteredTest& test) {
     test.body(f);
   } catch (const detail::Stop&) {
   } catch (const std::exception& e) {
-    state->record_at(where, "uncaught exception " + detail::current_exception_type() + ": " + e.what(),
-                     true);
+    state->record_at(where, "uncaught exception " + detail::current_exception_type() + ": " + e.what(), true);
   } catch (...) {
     state->record_at(where, "uncaught exception " + detail::current_exception_type(), true);
   }

@@ -113,8 +113,7 @@ namespace {
 TestState* target_of(TestState* s) {
   if (!s->is_input() && running_input() != nullptr) {
     TestState* input = running_input();
-    input->record_at(input->test_name(),
-                     "F method called inside the fuzz function; use the T argument instead", true);
+    input->record_at(input->test_name(), "F method called inside the fuzz function; use the T argument instead", true);
     return input;
   }
   return s;
@@ -129,8 +128,7 @@ corpus::Value value_of(ArgType type, const ArgView& v) {
 
 }  // namespace
 
-void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n,
-              Location where) {
+void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n, Location where) {
   if (s->fuzz_called()) {
     s->record("f.add called after f.fuzz", where, true);
     throw Stop{};
@@ -163,8 +161,8 @@ static void check_custom_mutators(TestState* s, Location where) {
   }
 }
 
-void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn,
-                       Destroy destroy, Location where) {
+void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn, Destroy destroy,
+                       Location where) {
   FuzzFunction f;
   f.invoke = invoke;
   f.fn = fn;
@@ -179,9 +177,8 @@ void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke
   for (std::size_t i = 0; i < s->seeds().size(); ++i) {
     const Seed& seed = s->seeds()[i];
     if (seed.types != f.types) {
-      s->record("mismatched types in seed#" + std::to_string(i) + ": " +
-                    corpus::format_type_list(seed.types) + ", want " +
-                    corpus::format_type_list(f.types),
+      s->record("mismatched types in seed#" + std::to_string(i) + ": " + corpus::format_type_list(seed.types) +
+                    ", want " + corpus::format_type_list(f.types),
                 where, true);
       throw Stop{};
     }
@@ -277,18 +274,28 @@ void Common::skipf(Format fmt, ...) {
   throw Stop{};
 }
 
-void Common::fail(Location where) { target_of(state_)->mark_failed(where); }
+void Common::fail(Location where) {
+  target_of(state_)->mark_failed(where);
+}
 
 void Common::fail_now(Location where) {
   target_of(state_)->mark_failed(where);
   throw Stop{};
 }
 
-bool Common::failed() const { return state_->failed(); }
-bool Common::skipped() const { return state_->skipped(); }
-std::string Common::name() const { return state_->full_name(); }
+bool Common::failed() const {
+  return state_->failed();
+}
+bool Common::skipped() const {
+  return state_->skipped();
+}
+std::string Common::name() const {
+  return state_->full_name();
+}
 
-void Common::cleanup(std::function<void()> fn) { state_->add_cleanup(std::move(fn)); }
+void Common::cleanup(std::function<void()> fn) {
+  state_->add_cleanup(std::move(fn));
+}
 
 std::string Common::tempdir() {
   std::string base = std::filesystem::temp_directory_path().string();

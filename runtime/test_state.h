@@ -2,13 +2,13 @@
 // cfuzz::T): failure and skip state, log lines, cleanups, seeds and the fuzz function.
 #pragma once
 
+#include <cfuzz/cfuzz.h>
+
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <cfuzz/cfuzz.h>
 
 #include "corpus_format/value.h"
 
@@ -43,8 +43,7 @@ struct FuzzFunction {
 // records the function; what happens next is the caller's business.
 class TestState {
  public:
-  TestState(std::string test_name, bool is_input)
-      : test_name_(std::move(test_name)), is_input_(is_input), f_(this) {}
+  TestState(std::string test_name, bool is_input) : test_name_(std::move(test_name)), is_input_(is_input), f_(this) {}
   TestState(const TestState&) = delete;
   TestState& operator=(const TestState&) = delete;
 

@@ -7,12 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstddef>
-#include <chrono>
-#include <cstdio>
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -51,8 +51,7 @@ std::uint64_t monotonic_ns(clockid_t clock) {
   _exit(rpc::kWorkerExitInternal);
 }
 
-constexpr const char* kDamagedChannel =
-    "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
+constexpr const char* kDamagedChannel = "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
 constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared memory";
 
 class WorkerServer : private ExecutionCheck {
@@ -271,8 +270,7 @@ class WorkerServer : private ExecutionCheck {
     // every candidate: setting decoy pipes up per candidate cost more than the candidates.
     RpcGuard guard;
     for (;;) {
-      if ((p.limit != 0 && count >= p.limit) ||
-          (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
+      if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
         res.status = "budget";
         break;
       }
@@ -334,7 +332,8 @@ core::ShmView map_shared_memory() {
   // The mapping stays; the descriptor is not needed any more, and the target cannot harm
   // what it cannot see.
   close(rpc::kShmFd);
-  if (!core::shm_header_valid(p, size)) die_internal("shared memory has an unexpected layout (cfuzz version mismatch?)");
+  if (!core::shm_header_valid(p, size))
+    die_internal("shared memory has an unexpected layout (cfuzz version mismatch?)");
   return core::ShmView(p);
 }
 

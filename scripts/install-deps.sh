@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build pkg-config git
   clang libclang-rt-14-dev llvm        # targets, SanitizerCoverage, llvm-symbolizer
+  clang-format                         # the format check in the test suite
   g++                                  # the tool also builds with gcc
   libcli11-dev libspdlog-dev nlohmann-json3-dev libxxhash-dev
   googletest libgtest-dev

@@ -10,8 +10,7 @@ bool is_blank(char c) {
 }
 
 bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
 
 std::string_view trim(std::string_view s) {
@@ -73,8 +72,7 @@ std::optional<std::string_view> malformed(std::string& why, const char* what) {
 
 // Reads the quoted string that starts at s[0] == '"'. Returns what follows the closing
 // quote, or nullopt (with `why` set) if the string is malformed.
-std::optional<std::string_view> read_quoted(std::string_view s, std::string& out,
-                                            std::string& why) {
+std::optional<std::string_view> read_quoted(std::string_view s, std::string& out, std::string& why) {
   std::size_t i = 1;
   while (i < s.size() && s[i] != '"') {
     if (s[i] != '\\') {

@@ -2,6 +2,7 @@
 //   - parse() never crashes, whatever the bytes (AddressSanitizer watches every read);
 //   - a config that parses survives serialize() and parse() again unchanged.
 #include <cfuzz/cfuzz.h>
+
 #include <string>
 #include <string_view>
 
@@ -21,8 +22,8 @@ CFUZZ_TEST(FuzzParseConfig, f) {
     config::ParseError err;
     auto again = config::parse(written, &err);
     if (!again) {
-      t.fatalf("serialize wrote a config that does not parse (line %d: %s):\n%s", err.line,
-               err.message.c_str(), written.c_str());
+      t.fatalf("serialize wrote a config that does not parse (line %d: %s):\n%s", err.line, err.message.c_str(),
+               written.c_str());
     }
     if (again->entries != cfg->entries) {
       t.fatalf("round trip changed the config:\n%s", written.c_str());

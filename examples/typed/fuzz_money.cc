@@ -1,6 +1,7 @@
 // Typed fuzz tests: cfuzz fills each parameter with values of its own type, and the
 // corpus stores them that way (see testdata/fuzz/FuzzFormatParse/).
 #include <cfuzz/cfuzz.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -11,8 +12,7 @@
 CFUZZ_TEST(FuzzFormatParse, f) {
   f.add(std::string("EUR"), std::int64_t{123456}, std::uint8_t{2}, false);
   f.add(std::string("JPY"), std::int64_t{-5000}, std::uint8_t{0}, true);
-  f.fuzz([](cfuzz::T& t, const std::string& currency, std::int64_t amount, std::uint8_t decimals,
-            bool german) {
+  f.fuzz([](cfuzz::T& t, const std::string& currency, std::int64_t amount, std::uint8_t decimals, bool german) {
     // Inputs outside format()'s contract are not failures; skipped ones are not kept.
     if (!money::valid_currency(currency) || decimals > 9) t.skip("outside the contract");
 
@@ -26,8 +26,7 @@ CFUZZ_TEST(FuzzFormatParse, f) {
     auto back = money::parse(text, decimals, currency);
     if (!back) t.fatalf("parse rejects what format wrote: \"%s\"", text.c_str());
     if (*back != amount) {
-      t.fatalf("round trip changed %lld to %lld", static_cast<long long>(amount),
-               static_cast<long long>(*back));
+      t.fatalf("round trip changed %lld to %lld", static_cast<long long>(amount), static_cast<long long>(*back));
     }
   });
 }

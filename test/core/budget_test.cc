@@ -48,8 +48,7 @@ TEST(Budget, ParsesExecutionCounts) {
   EXPECT_FALSE(b.unlimited());
   EXPECT_FALSE(b.is_zero());
   EXPECT_EQ(b.describe(), "1000x");
-  EXPECT_EQ(Budget::parse("1000000000000x", "--fuzztime", false).count,
-            std::optional<std::uint64_t>(1000000000000ULL));
+  EXPECT_EQ(Budget::parse("1000000000000x", "--fuzztime", false).count, std::optional<std::uint64_t>(1000000000000ULL));
 }
 
 TEST(Budget, ZeroIsRefusedUnlessAllowed) {

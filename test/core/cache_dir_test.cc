@@ -1,4 +1,6 @@
 // Where the cache goes by default, and the base64 of inputs printed when they cannot be saved.
+#include "libfuzzdriver/cache_dir.h"
+
 #include <pwd.h>
 #include <unistd.h>
 
@@ -9,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include "libfuzzdriver/base64.h"
-#include "libfuzzdriver/cache_dir.h"
 
 namespace cfuzz::driver {
 namespace {

@@ -1,5 +1,7 @@
 // The shared cache, from one run's side: entries other runs write are found once, its own
 // and unusable ones never; one failure among runs gets one claim.
+#include "libfuzzdriver/cache_sync.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,7 +16,6 @@
 
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
-#include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/failure_claim.h"
 
 namespace cfuzz::driver {
@@ -35,7 +36,9 @@ corpus::Entry bytes_entry(const std::string& s) {
   return {corpus::Value(corpus::Bytes(s.begin(), s.end()))};
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
 
 std::vector<std::string> names(const std::vector<CachedEntry>& entries) {
   std::vector<std::string> out;

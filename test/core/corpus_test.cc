@@ -12,8 +12,8 @@
 namespace cfuzz::core {
 namespace {
 
-CorpusEntry entry(std::string name, std::string encoded, std::uint64_t size = 10,
-                  std::uint64_t fuzz_calls = 0, std::uint64_t found = 0) {
+CorpusEntry entry(std::string name, std::string encoded, std::uint64_t size = 10, std::uint64_t fuzz_calls = 0,
+                  std::uint64_t found = 0) {
   CorpusEntry e;
   e.name = std::move(name);
   e.encoded = std::move(encoded);
@@ -44,8 +44,8 @@ TEST(Corpus, PickGivesEveryEntryTurns) {
   Corpus c;
   for (int i = 0; i < 20; ++i) {
     // A spread of sizes and histories, including the least favoured kind.
-    c.add(entry("e" + std::to_string(i), "content " + std::to_string(i), i % 2 ? 1u << 20 : 3u,
-                i % 3 ? 100000u : 0u, 0));
+    c.add(
+        entry("e" + std::to_string(i), "content " + std::to_string(i), i % 2 ? 1u << 20 : 3u, i % 3 ? 100000u : 0u, 0));
   }
   core::Pcg rng(1, 1);
   std::vector<int> picks(c.size());
@@ -102,8 +102,7 @@ double share_of(const CorpusEntry& a, const CorpusEntry& b, bool a_first) {
 
 void expect_favoured(const CorpusEntry& favoured, const CorpusEntry& other) {
   for (bool first : {true, false}) {
-    EXPECT_GT(share_of(favoured, other, first), 0.8)
-        << favoured.name << " added " << (first ? "first" : "second");
+    EXPECT_GT(share_of(favoured, other, first), 0.8) << favoured.name << " added " << (first ? "first" : "second");
   }
 }
 

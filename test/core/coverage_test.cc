@@ -49,8 +49,7 @@ TEST(Coverage, BucketsAWordByteByByte) {
     std::uint64_t w = rng();
     if (i % 3 == 0) w &= 0x00ff00000000ff00ULL;
     std::uint64_t expected = 0;
-    for (int k = 0; k < 8; ++k)
-      expected |= std::uint64_t{naive_bucket((w >> (8 * k)) & 0xff)} << (8 * k);
+    for (int k = 0; k < 8; ++k) expected |= std::uint64_t{naive_bucket((w >> (8 * k)) & 0xff)} << (8 * k);
     ASSERT_EQ(bucket_word(w), expected) << std::hex << w;
   }
 }
@@ -122,8 +121,8 @@ Layout random_layout(std::mt19937_64& rng) {
   const std::size_t count = 1 + rng() % 4;
   std::size_t addr = 0, index = 0;
   for (std::size_t r = 0; r < count; ++r) {
-    addr += 1 + rng() % 13;  // at least one guard byte before each region
-    index += rng() % 20;     // gaps in the global index space too
+    addr += 1 + rng() % 13;                                       // at least one guard byte before each region
+    index += rng() % 20;                                          // gaps in the global index space too
     std::size_t size = rng() % 4 == 0 ? rng() % 8 : rng() % 300;  // short and odd sizes
     if (addr + size + 1 >= l.byte_size()) break;
     std::memset(l.bytes() + addr, 0, size);
@@ -178,8 +177,8 @@ TEST(Coverage, ScanReportsNewCoverageExactlyWhenANaiveLoopDoes) {
     const std::vector<std::uint64_t> before = l.storage;
 
     CounterScanner scanner;
-    const bool fresh = scanner.scan_and_clear(l.regions.data(), l.regions.size(), mask_ptr,
-                                              touched.data(), &touched_count);
+    const bool fresh =
+        scanner.scan_and_clear(l.regions.data(), l.regions.size(), mask_ptr, touched.data(), &touched_count);
     ASSERT_EQ(fresh, naive_fresh) << "trial " << trial << ", mask kind " << kind;
     (fresh ? fresh_results : stale_results)++;
     ASSERT_LE(touched_count, room);
@@ -207,8 +206,7 @@ TEST(Coverage, ScanReportsNewCoverageExactlyWhenANaiveLoopDoes) {
     ASSERT_EQ(snapshot, expected_snapshot) << "trial " << trial;
 
     // A second scan finds nothing: the counters were cleared.
-    ASSERT_FALSE(scanner.scan_and_clear(l.regions.data(), l.regions.size(), nullptr, touched.data(),
-                                        &touched_count));
+    ASSERT_FALSE(scanner.scan_and_clear(l.regions.data(), l.regions.size(), nullptr, touched.data(), &touched_count));
     ASSERT_EQ(touched_count, 0u);
   }
   // Both answers occurred many times, so the comparison meant something.

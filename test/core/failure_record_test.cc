@@ -12,8 +12,8 @@
 namespace cfuzz::core {
 namespace {
 
-FailureRecord record(FailureKind kind, const char* detail, const char* site,
-                     const char* message = "", int exit_code = 0, int signal = 0) {
+FailureRecord record(FailureKind kind, const char* detail, const char* site, const char* message = "",
+                     int exit_code = 0, int signal = 0) {
   FailureRecord r;
   std::memset(&r, 0x7f, sizeof r);  // garbage that failure_clear must overwrite
   failure_clear(r);
@@ -43,8 +43,7 @@ TEST(FailureRecord, SameFailureComparesOnlyTheInnermostFrameOfTheSite) {
   EXPECT_FALSE(same_failure(a, prefix));
   EXPECT_FALSE(same_failure(prefix, a));
   const auto returned = record(FailureKind::Returned, "", "parse.cc:12", "parse.cc:12: bad");
-  EXPECT_TRUE(
-      same_failure(returned, record(FailureKind::Returned, "", "parse.cc:12", "other text")));
+  EXPECT_TRUE(same_failure(returned, record(FailureKind::Returned, "", "parse.cc:12", "other text")));
   EXPECT_FALSE(same_failure(returned, record(FailureKind::Returned, "", "parse.cc:13", "")));
 }
 
@@ -77,28 +76,22 @@ TEST(FailureRecord, ExitsAreTheSameOnlyWithTheSameExitCode) {
 
 TEST(FailureRecord, SummaryReadsNaturallyForEachKind) {
   EXPECT_EQ(failure_summary(record(FailureKind::None, "", "")), "no failure");
-  EXPECT_EQ(failure_summary(record(FailureKind::Returned, "", "parse.cc:12",
-                                   "parse.cc:12: bad input\nparse.cc:13: more")),
-            "parse.cc:12: bad input");
+  EXPECT_EQ(
+      failure_summary(record(FailureKind::Returned, "", "parse.cc:12", "parse.cc:12: bad input\nparse.cc:13: more")),
+      "parse.cc:12: bad input");
   EXPECT_EQ(failure_summary(record(FailureKind::Returned, "", "parse.cc:12", "")), "parse.cc:12");
-  EXPECT_EQ(failure_summary(record(FailureKind::Exception, "std::out_of_range", "t+0x1",
-                                   "vector::at\nsecond line")),
+  EXPECT_EQ(failure_summary(record(FailureKind::Exception, "std::out_of_range", "t+0x1", "vector::at\nsecond line")),
             "uncaught exception std::out_of_range: vector::at");
   EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGSEGV", "t+0x1234 t+0x99")),
             "deadly signal SIGSEGV at t+0x1234");
-  EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGSEGV", "t+0x1234"), false),
-            "deadly signal SIGSEGV");
+  EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGSEGV", "t+0x1234"), false), "deadly signal SIGSEGV");
   EXPECT_EQ(failure_summary(record(FailureKind::Signal, "SIGFPE", "")), "deadly signal SIGFPE");
-  EXPECT_EQ(failure_summary(record(FailureKind::Sanitizer, "AddressSanitizer: heap-buffer-overflow",
-                                   "t+0x10 t+0x20")),
+  EXPECT_EQ(failure_summary(record(FailureKind::Sanitizer, "AddressSanitizer: heap-buffer-overflow", "t+0x10 t+0x20")),
             "AddressSanitizer: heap-buffer-overflow at t+0x10");
   EXPECT_EQ(failure_summary(record(FailureKind::Exit, "exit", "", "", 7)), "target called exit(7)");
-  EXPECT_EQ(failure_summary(record(FailureKind::Timeout, "timeout", "", "input ran for 10s")),
-            "input ran for 10s");
-  EXPECT_EQ(failure_summary(record(FailureKind::OutOfMemory, "out-of-memory", "")),
-            "out-of-memory");
-  EXPECT_EQ(failure_summary(record(FailureKind::RpcCorrupted, "rpc-corrupted", "", "fd 3 closed")),
-            "fd 3 closed");
+  EXPECT_EQ(failure_summary(record(FailureKind::Timeout, "timeout", "", "input ran for 10s")), "input ran for 10s");
+  EXPECT_EQ(failure_summary(record(FailureKind::OutOfMemory, "out-of-memory", "")), "out-of-memory");
+  EXPECT_EQ(failure_summary(record(FailureKind::RpcCorrupted, "rpc-corrupted", "", "fd 3 closed")), "fd 3 closed");
 }
 
 // An exception not derived from std::exception has no message (runtime/executor.cc's

@@ -1,5 +1,5 @@
-// The worker's per-execution path (mutate, then scan the counters) allocates nothing: the
-// brief and STYLE.md make it a rule. This file replaces the global operator new to count
+// The worker's per-execution path (mutate, then scan the counters) allocates nothing:
+// CONTRIBUTING.md makes it a rule. This file replaces the global operator new to count
 // allocations, so it is only part of the plain test binary (the sanitizers bring their
 // own allocator).
 #include <atomic>
@@ -56,8 +56,7 @@ class FixedWords : public WordSource {
     static constexpr std::string_view kWords[] = {"GET ", "Content-Length", "\xff\xfe"};
     return kWords[rng.below(3)];
   }
-  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng,
-                       Replacement* out) const override {
+  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng, Replacement* out) const override {
     if (len == 0) return false;
     *out = Replacement{rng.below(len), 1, "\x7f\x7f\x7f"};
     return true;
@@ -77,18 +76,12 @@ TEST(HotPath, CountingAllocationsWorks) {
 }
 
 TEST(HotPath, MutatingAllocatesNothing) {
-  const Entry start = {bytes_of("GET /index.html HTTP/1.0"),
-                       std::string("text"),
-                       std::int64_t{5},
-                       1.5,
-                       true,
-                       std::uint8_t{9},
-                       2.5f};
+  const Entry start = {
+      bytes_of("GET /index.html HTTP/1.0"), std::string("text"), std::int64_t{5}, 1.5, true, std::uint8_t{9}, 2.5f};
   const HeapArea base = area_with(start, 512);
-  const HeapArea partner =
-      area_with(Entry{bytes_of("POST / HTTP/1.1\r\nHost: x\r\n"), std::string("other"),
-                      std::int64_t{7}, 0.5, false, std::uint8_t{1}, 1.0f},
-                512);
+  const HeapArea partner = area_with(Entry{bytes_of("POST / HTTP/1.1\r\nHost: x\r\n"), std::string("other"),
+                                           std::int64_t{7}, 0.5, false, std::uint8_t{1}, 1.0f},
+                                     512);
   HeapArea current = base;
   FixedWords words;
   Mutator m(300);

@@ -51,8 +51,7 @@ TEST(InputArea, EntriesOfEveryTypeRoundTripThroughAnArea) {
 TEST(InputArea, StoreRefusesEntriesThatDoNotFit) {
   HeapArea a(4, kMaxValues + 1);
   EXPECT_THROW(store_entry(a.header(), Entry{std::string("12345")}), std::length_error);
-  EXPECT_THROW(store_entry(a.header(), Entry(kMaxValues + 1, corpus::Value{true})),
-               std::length_error);
+  EXPECT_THROW(store_entry(a.header(), Entry(kMaxValues + 1, corpus::Value{true})), std::length_error);
   EXPECT_NO_THROW(store_entry(a.header(), Entry{std::string("1234")}));
 }
 

@@ -43,7 +43,7 @@ TEST(LengthControl, NewCoverageHoldsTheLimit) {
   c.corpus_grew(150);
   EXPECT_EQ(c.limit(350), 4u);  // 200 executions since the corpus grew, not more
   EXPECT_EQ(c.limit(351), 6u);
-  c.corpus_grew(100);  // an older count (another worker's call) does not move it back
+  c.corpus_grew(100);           // an older count (another worker's call) does not move it back
   EXPECT_EQ(c.limit(550), 6u);  // counted from the step at 350
   EXPECT_EQ(c.limit(551), 8u);
 }

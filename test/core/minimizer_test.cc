@@ -75,8 +75,7 @@ void check_candidate(const Entry& best, const Entry& candidate) {
 }
 
 // Runs a minimizer to completion, as the worker does without interruptions.
-Outcome minimize(const Entry& start, const Predicate& qualifies,
-                 std::uint64_t max_candidates = 2'000'000) {
+Outcome minimize(const Entry& start, const Predicate& qualifies, std::uint64_t max_candidates = 2'000'000) {
   Outcome out;
   Minimizer m(start);
   Entry candidate;
@@ -112,8 +111,7 @@ Outcome minimize_dying_every_time(const Entry& start, const Predicate& qualifies
     params.mode = "failure";
     params.state = state.pack();
     params.resume_verdict = verdict;
-    const auto received =
-        nlohmann::json::parse(nlohmann::json(params).dump()).get<rpc::MinimizeParams>();
+    const auto received = nlohmann::json::parse(nlohmann::json(params).dump()).get<rpc::MinimizeParams>();
     std::uint64_t words[6];
     std::copy(received.state.begin(), received.state.end(), words);
     Minimizer m(best, MinimizerState::unpack(words));
@@ -234,9 +232,8 @@ TEST(Minimizer, ASecondPassShrinksWhatTheFirstPassCouldNot) {
 
 TEST(Minimizer, TakesAFloatWithAFractionToItsIntegerPart) {
   const Entry start = {7.875, -3.5f};
-  const Outcome out = minimize(start, [](const Entry& e) {
-    return std::get<double>(e[0]) > 6 && std::get<float>(e[1]) < -2;
-  });
+  const Outcome out =
+      minimize(start, [](const Entry& e) { return std::get<double>(e[0]) > 6 && std::get<float>(e[1]) < -2; });
   EXPECT_EQ(std::get<double>(out.best[0]), 7.0);
   EXPECT_EQ(std::get<float>(out.best[1]), -3.0f);
 }
@@ -359,8 +356,7 @@ void expect_resume_equivalence(const Entry& start, const Predicate& qualifies) {
 }
 
 TEST(Minimizer, ResumedAfterEveryCandidateEndsWhereAnUninterruptedRunEnds) {
-  expect_resume_equivalence({random_with_bug(3, 1500, 900)},
-                            [](const Entry& e) { return contains(e[0], "BUG"); });
+  expect_resume_equivalence({random_with_bug(3, 1500, 900)}, [](const Entry& e) { return contains(e[0], "BUG"); });
 }
 
 TEST(Minimizer, ResumedAfterEveryCandidateOfAMultiValueEntryEndsTheSame) {
@@ -377,8 +373,7 @@ TEST(Minimizer, ResumedAfterEveryCandidateOfAMultiValueEntryEndsTheSame) {
 }
 
 TEST(Minimizer, ResumedAfterEveryCandidateWithArbitraryVerdictsEndsTheSame) {
-  const Entry start = {bytes_of(random_bytes(4, 60)), std::string("añb→c日d🎉e"),
-                       std::int32_t{-4000}, false, 3.25f};
+  const Entry start = {bytes_of(random_bytes(4, 60)), std::string("añb→c日d🎉e"), std::int32_t{-4000}, false, 3.25f};
   for (std::uint64_t salt = 0; salt < 10; ++salt) {
     SCOPED_TRACE("salt " + std::to_string(salt));
     expect_resume_equivalence(start, pseudo_random(salt, 30));
@@ -408,8 +403,7 @@ TEST(Minimizer, ResumingFromAnyStateEndsWithoutBadCandidates) {
   // it. Whatever the six words, the minimizer must end, and propose only sane candidates:
   // same types, no emptied values, the UTF-8 string still UTF-8.
   std::mt19937_64 rng(7);
-  const Entry start = {bytes_of("0123456789abcdefghij"), std::string("añb→c"), std::int64_t{-99},
-                       true, 12.5};
+  const Entry start = {bytes_of("0123456789abcdefghij"), std::string("añb→c"), std::int64_t{-99}, true, 12.5};
   auto word = [&]() -> std::uint64_t {
     switch (rng() % 4) {
       case 0:

@@ -59,8 +59,7 @@ class StubWords : public WordSource {
   std::string_view pick_word(Pcg& rng) const override {
     return words.empty() ? std::string_view() : std::string_view(words[rng.below(words.size())]);
   }
-  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng,
-                       Replacement* out) const override {
+  bool replacement_for(const std::uint8_t*, std::size_t len, Pcg& rng, Replacement* out) const override {
     ++replacement_calls;
     if (replacement.empty() || len == 0) return false;
     std::size_t pos = rng.below(len);
@@ -78,10 +77,9 @@ class StubWords : public WordSource {
 TEST(Mutator, SameRngStateAndInputGiveByteIdenticalAreas) {
   const Entry start = one_of_each_type();
   const HeapArea partner =
-      area_with(Entry{bytes_of("PARTNER-bytes-0123456789"), std::string("PARTNER-string"), false,
-                      std::uint8_t{1}, std::int32_t{2}, corpus::GoInt{3}, std::int8_t{4},
-                      std::int16_t{5}, std::int64_t{6}, corpus::GoUint{7}, std::uint16_t{8},
-                      std::uint32_t{9}, std::uint64_t{10}, 11.0f, 12.0},
+      area_with(Entry{bytes_of("PARTNER-bytes-0123456789"), std::string("PARTNER-string"), false, std::uint8_t{1},
+                      std::int32_t{2}, corpus::GoInt{3}, std::int8_t{4}, std::int16_t{5}, std::int64_t{6},
+                      corpus::GoUint{7}, std::uint16_t{8}, std::uint32_t{9}, std::uint64_t{10}, 11.0f, 12.0},
                 256);
   StubWords words;
   words.words = {"WORD", "x", "longer dictionary word"};
@@ -122,8 +120,8 @@ TEST(Mutator, DifferentRngStatesGiveDifferentMutations) {
 TEST(Mutator, SuccessiveMutationsOfTheSameInputDiffer) {
   // The generator moves on with every mutation (the worker restarts each chain from the
   // base input with the same generator), so the chains explore different inputs.
-  for (const Entry& start : {Entry{bytes_of("0123456789abcdef")}, Entry{std::int16_t{7}},
-                             Entry{2.5}, Entry{std::string("text"), std::uint32_t{9}}}) {
+  for (const Entry& start : {Entry{bytes_of("0123456789abcdef")}, Entry{std::int16_t{7}}, Entry{2.5},
+                             Entry{std::string("text"), std::uint32_t{9}}}) {
     Mutator m(64);
     Pcg r(5, 1);
     std::set<std::string> results;
@@ -231,9 +229,8 @@ TEST(Mutator, EveryScalarStaysCanonicalInItsSlot) {
         const SlotHeader& s = a.header().slots[v];
         ASSERT_EQ(s.type, again.header().slots[v].type);
         ASSERT_EQ(s.bits, again.header().slots[v].bits)
-            << "seed " << seed << ", mutation " << i << ", "
-            << corpus::go_type_name(static_cast<Type>(s.type)) << " slot bits 0x" << std::hex
-            << s.bits;
+            << "seed " << seed << ", mutation " << i << ", " << corpus::go_type_name(static_cast<Type>(s.type))
+            << " slot bits 0x" << std::hex << s.bits;
         if (static_cast<Type>(s.type) == Type::Bool) ASSERT_LE(s.bits, 1u);
       }
     }
@@ -281,8 +278,8 @@ bool shares_a_piece(std::string_view hay, std::string_view needle, std::size_t w
   return false;
 }
 
-int mutations_showing(std::string_view marker, const Entry& start, const HeapArea* partner,
-                      const WordSource* words, std::size_t window) {
+int mutations_showing(std::string_view marker, const Entry& start, const HeapArea* partner, const WordSource* words,
+                      std::size_t window) {
   int hits = 0;
   Mutator m(256);
   m.set_words(words);
@@ -392,11 +389,9 @@ TEST(Mutator, MutateBytesKeepsLengthWithinTheGivenCapacity) {
   std::uint64_t len = 10;
   const std::string other = "partner";
   for (int i = 0; i < 20000; ++i) {
-    m.mutate_bytes(buf.data(), &len, 37, reinterpret_cast<const std::uint8_t*>(other.data()),
-                   other.size(), r);
+    m.mutate_bytes(buf.data(), &len, 37, reinterpret_cast<const std::uint8_t*>(other.data()), other.size(), r);
     ASSERT_LE(len, 37u) << i;
-    ASSERT_TRUE(std::all_of(buf.begin() + 37, buf.end(), [](std::uint8_t b) { return b == 0xEE; }))
-        << i;
+    ASSERT_TRUE(std::all_of(buf.begin() + 37, buf.end(), [](std::uint8_t b) { return b == 0xEE; })) << i;
   }
 }
 

@@ -62,8 +62,7 @@ TEST(Pcg, DifferentSeedsOrStreamsGiveDifferentSequences) {
 TEST(Pcg, BelowStaysInRange) {
   Pcg r(2024, 1);
   const std::uint64_t bounds[] = {
-      1,         2, 3, 7, 10, 255, 256, 1000, 65537, (1ULL << 31) + 1, 0xfffffffe, 0xffffffffULL,
-      1ULL << 32};
+      1, 2, 3, 7, 10, 255, 256, 1000, 65537, (1ULL << 31) + 1, 0xfffffffe, 0xffffffffULL, 1ULL << 32};
   for (std::uint64_t n : bounds) {
     for (int i = 0; i < 20000; ++i) ASSERT_LT(r.below(n), n) << "n=" << n;
   }
@@ -110,8 +109,7 @@ TEST(Pcg, BelowHasNoBiasForLargeBounds) {
     ++residues[v % 3];
   }
   EXPECT_LT(chi_square(thirds, draws), 28.0) << thirds[0] << " " << thirds[1] << " " << thirds[2];
-  EXPECT_LT(chi_square(residues, draws), 28.0)
-      << residues[0] << " " << residues[1] << " " << residues[2];
+  EXPECT_LT(chi_square(residues, draws), 28.0) << residues[0] << " " << residues[1] << " " << residues[2];
 }
 
 TEST(Pcg, RangeIsInclusiveAtBothEnds) {

@@ -3,12 +3,13 @@
 #include "core/rpc.h"
 
 #include <pthread.h>
-#include <random>
 #include <signal.h>
-#include <string>
 #include <sys/time.h>
-#include <thread>
 #include <unistd.h>
+
+#include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -94,7 +95,8 @@ TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {
   v.counters = 1234;
   v.modules = 2;
   v.srcdir = "/src/project";
-  v.tests.push_back(DescribedTest{"FuzzA", "", {"[]byte", "int64"}, {"go test fuzz v1\n[]byte(\"x\")\nint64(1)\n", ""}});
+  v.tests.push_back(
+      DescribedTest{"FuzzA", "", {"[]byte", "int64"}, {"go test fuzz v1\n[]byte(\"x\")\nint64(1)\n", ""}});
   v.tests.push_back(DescribedTest{"FuzzBroken", "f.fuzz was never called", {}, {}});
   json j = v;
   EXPECT_FALSE(j["tests"][1].contains("types"));
@@ -147,8 +149,7 @@ TEST(Rpc, MinimizeParamsRoundTripWithAndWithoutAResumeVerdict) {
   p.deadline_ms = 60000;
   p.state = {1, 2, 3, 4, 0xffffffffffffffffULL, 6};
   p.target = FailureSignature{3, -11, "SIGSEGV", "target+0x1234 target+0x99"};
-  for (std::optional<bool> verdict :
-       {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
+  for (std::optional<bool> verdict : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
     p.resume_verdict = verdict;
     const MinimizeParams b = round_trip(p);
     EXPECT_EQ(b.mode, "failure");

@@ -1,8 +1,8 @@
 #include "core/sha1.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace cfuzz::core {
 namespace {

@@ -53,8 +53,8 @@ TEST(ShmLayout, AreasDoNotOverlapAndFitInTheRegion) {
     for (std::uint32_t n : values) {
       for (std::uint64_t c : counters) {
         const ShmGeometry g = shm_geometry(cap, n, c);
-        SCOPED_TRACE("capacity " + std::to_string(cap) + ", values " + std::to_string(n) +
-                     ", counters " + std::to_string(c));
+        SCOPED_TRACE("capacity " + std::to_string(cap) + ", values " + std::to_string(n) + ", counters " +
+                     std::to_string(c));
         EXPECT_GE(g.input_area_size, input_area_size(cap, std::max<std::uint32_t>(n, 1)));
         EXPECT_GE(g.counters_capacity, c);
         std::vector<std::pair<std::uint64_t, std::uint64_t>> spans = {
@@ -140,17 +140,12 @@ TEST(ShmLayout, HeaderCheckRejectsInputAreasTooSmallForTheirOwnHeader) {
 }
 
 TEST(ShmLayout, CopyInputAreaCopiesEveryValue) {
-  const Entry entry = {bytes_of("some bytes\0with a nul"),
-                       std::string("text"),
-                       std::int64_t{-5},
-                       Bytes{},
-                       2.5f,
-                       true};
+  const Entry entry = {bytes_of("some bytes\0with a nul"), std::string("text"), std::int64_t{-5}, Bytes{}, 2.5f, true};
   const HeapArea from = area_with(entry, 32);
   HeapArea to(32, 6);
   // Leftovers in the destination must not survive.
-  core::store_entry(to.header(), Entry{std::string(32, 'x'), std::string(32, 'y'), std::int64_t{1},
-                                       bytes_of("old"), 0.0f, false});
+  core::store_entry(to.header(),
+                    Entry{std::string(32, 'x'), std::string(32, 'y'), std::int64_t{1}, bytes_of("old"), 0.0f, false});
   copy_input_area(from.header(), to.header());
   EXPECT_TRUE(corpus::same_entry(load_entry(to.header()), entry));
   EXPECT_EQ(to.header().slot_capacity, 32u);

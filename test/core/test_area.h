@@ -23,12 +23,9 @@ class HeapArea {
   static constexpr std::uint8_t kGuardByte = 0xA5;
 
   HeapArea(std::uint64_t capacity, std::uint32_t slots, std::size_t guard = 0)
-      : capacity_(capacity),
-        slots_(slots),
-        size_(core::input_area_size(capacity, slots)),
-        guard_(guard) {
-    mem_ = static_cast<std::uint8_t*>(
-        ::operator new (size_ + guard_, std::align_val_t{alignof(core::InputAreaHeader)}));
+      : capacity_(capacity), slots_(slots), size_(core::input_area_size(capacity, slots)), guard_(guard) {
+    mem_ =
+        static_cast<std::uint8_t*>(::operator new (size_ + guard_, std::align_val_t{alignof(core::InputAreaHeader)}));
     std::memset(mem_, 0, size_);
     std::memset(mem_ + size_, kGuardByte, guard_);
     new (mem_) core::InputAreaHeader{};
@@ -67,8 +64,7 @@ class HeapArea {
 };
 
 // An area holding `entry`, with room for `capacity` bytes per value.
-inline HeapArea area_with(const corpus::Entry& entry, std::uint64_t capacity,
-                          std::size_t guard = 0) {
+inline HeapArea area_with(const corpus::Entry& entry, std::uint64_t capacity, std::size_t guard = 0) {
   HeapArea a(capacity, static_cast<std::uint32_t>(entry.size()), guard);
   core::store_entry(a.header(), entry);
   return a;

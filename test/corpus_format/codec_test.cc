@@ -80,8 +80,7 @@ TEST(GoVectors, NonCanonicalFilesAreNormalised) {
     const char* in;
     const char* want;
   } cases[] = {
-      {"go test fuzz v1\nstring(\"has extra newline\")\n\n",
-       "go test fuzz v1\nstring(\"has extra newline\")\n"},
+      {"go test fuzz v1\nstring(\"has extra newline\")\n\n", "go test fuzz v1\nstring(\"has extra newline\")\n"},
       {"go test fuzz v1\nstring(\"extra\")\n[]byte(\"spacing\")  \n    ",
        "go test fuzz v1\nstring(\"extra\")\n[]byte(\"spacing\")\n"},
       {"go test fuzz v1\nint(0x0)\nint32(0x41)\nint64(0xfffffffff)\nuint32(0xcafef00d)\n"
@@ -184,24 +183,12 @@ TEST(Literals, ByteAndRuneTakeCharactersOrIntegers) {
     const char* line;
     const char* want;
   } cases[] = {
-      {"byte('a')", "uint8:97"},
-      {"byte('\\x00')", "uint8:0"},
-      {"byte('\\377')", "uint8:255"},
-      {"byte('\\xff')", "uint8:255"},
-      {"byte('\\u00ff')", "uint8:255"},
-      {"byte('ÿ')", "uint8:255"},
-      {"byte('\\'')", "uint8:39"},
-      {"byte('\"')", "uint8:34"},
-      {"byte('\\\\')", "uint8:92"},
-      {"byte('\\a')", "uint8:7"},
-      {"byte('\\v')", "uint8:11"},
-      {"byte(255)", "uint8:255"},
-      {"byte(0xff)", "uint8:255"},
-      {"rune('☃')", "int32:9731"},
-      {"rune('\\U0010ffff')", "int32:1114111"},
-      {"rune('\\u2028')", "int32:8232"},
-      {"rune(-1)", "int32:-1"},
-      {"rune(0x7fffffff)", "int32:2147483647"},
+      {"byte('a')", "uint8:97"},         {"byte('\\x00')", "uint8:0"},     {"byte('\\377')", "uint8:255"},
+      {"byte('\\xff')", "uint8:255"},    {"byte('\\u00ff')", "uint8:255"}, {"byte('ÿ')", "uint8:255"},
+      {"byte('\\'')", "uint8:39"},       {"byte('\"')", "uint8:34"},       {"byte('\\\\')", "uint8:92"},
+      {"byte('\\a')", "uint8:7"},        {"byte('\\v')", "uint8:11"},      {"byte(255)", "uint8:255"},
+      {"byte(0xff)", "uint8:255"},       {"rune('☃')", "int32:9731"},      {"rune('\\U0010ffff')", "int32:1114111"},
+      {"rune('\\u2028')", "int32:8232"}, {"rune(-1)", "int32:-1"},         {"rune(0x7fffffff)", "int32:2147483647"},
       {"rune('\\xff')", "int32:255"},
   };
   for (const auto& c : cases) EXPECT_EQ(testing::describe(decode_one(c.line)), c.want) << c.line;
@@ -262,13 +249,10 @@ TEST(Literals, FloatsInEveryForm) {
   };
   for (const auto& c : cases) {
     const Value v = decode_one(c.line);
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(std::get<double>(v)),
-              std::bit_cast<std::uint64_t>(c.want))
-        << c.line;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(std::get<double>(v)), std::bit_cast<std::uint64_t>(c.want)) << c.line;
   }
   EXPECT_EQ(std::get<float>(decode_one("float32(0.1)")), 0.1f);
-  EXPECT_EQ(std::get<float>(decode_one("float32(3.4028235e38)")),
-            std::numeric_limits<float>::max());
+  EXPECT_EQ(std::get<float>(decode_one("float32(3.4028235e38)")), std::numeric_limits<float>::max());
   EXPECT_EQ(std::get<float>(decode_one("float32(1e-50)")), 0.0f);
 }
 
@@ -278,8 +262,7 @@ TEST(Literals, FloatSpecialsAndBitPatterns) {
   EXPECT_EQ(testing::describe(decode_one("float64(+Inf)")), "float64:7ff0000000000000");
   EXPECT_EQ(testing::describe(decode_one("float64(-Inf)")), "float64:fff0000000000000");
   EXPECT_EQ(testing::describe(decode_one("float32(-0)")), "float32:80000000");
-  EXPECT_EQ(testing::describe(decode_one("math.Float64frombits(0x7ff0000000000001)")),
-            "float64:7ff0000000000001");
+  EXPECT_EQ(testing::describe(decode_one("math.Float64frombits(0x7ff0000000000001)")), "float64:7ff0000000000001");
   EXPECT_EQ(testing::describe(decode_one("math.Float32frombits(0xffc00000)")), "float32:ffc00000");
   EXPECT_EQ(testing::describe(decode_one("math.Float64frombits(1)")), "float64:1");
   // Go's parser quirk: any prefix operator other than '-' before Inf reads as +Inf.
@@ -295,9 +278,8 @@ TEST(Literals, BoolsAreTrueOrFalse) {
 TEST(Literals, GoSyntaxAroundTheValueIsAccepted) {
   // Comments that Go's scanner drops, spaces inside the call, a trailing comma or "..."
   // in the call, and a byte order mark at the start of the line: go/parser accepts all.
-  for (const char* line :
-       {"int(5) // five", "int(5) /* five */", "int(5)/**/ // x", "int( 5 )", "int(\t5\r)",
-        "int(/* c */5)", "int(5,)", "int(5 ...)", "int(5 ...,)", "\xEF\xBB\xBFint(5)"}) {
+  for (const char* line : {"int(5) // five", "int(5) /* five */", "int(5)/**/ // x", "int( 5 )", "int(\t5\r)",
+                           "int(/* c */5)", "int(5,)", "int(5 ...)", "int(5 ...,)", "\xEF\xBB\xBFint(5)"}) {
     EXPECT_EQ(testing::describe(decode_one(line)), "int:5") << line;
   }
   EXPECT_EQ(testing::describe(decode_one("int(- 5)")), "int:-5");
@@ -420,10 +402,8 @@ TEST(Errors, EveryKindOfBadLineIsRejectedWithAClearReason) {
 }
 
 TEST(Errors, RawControlBytesAndBadUtf8AreRejectedEvenInsideLiterals) {
-  EXPECT_NE(decode_error(v1(std::string("string(\"a\0b\")\n", 14))).find("NUL character"),
-            std::string::npos);
-  EXPECT_NE(decode_error(v1("string(\"\xff\")\n")).find("invalid UTF-8 encoding at column 9"),
-            std::string::npos);
+  EXPECT_NE(decode_error(v1(std::string("string(\"a\0b\")\n", 14))).find("NUL character"), std::string::npos);
+  EXPECT_NE(decode_error(v1("string(\"\xff\")\n")).find("invalid UTF-8 encoding at column 9"), std::string::npos);
   EXPECT_NE(decode_error(v1("int(1) // \xff\n")), "");
   EXPECT_NE(decode_error(v1("string(`\xed\xa0\x80`)\n")), "");
 }
@@ -431,16 +411,14 @@ TEST(Errors, RawControlBytesAndBadUtf8AreRejectedEvenInsideLiterals) {
 TEST(Errors, LinesOfControlCharactersGiveShortMessages) {
   // Found by decode_fuzzer: quoting multiplies the size of control characters by four,
   // so messages quoting such a line (twice) used to grow past 500 bytes.
-  const std::string line =
-      "\"a\f" + std::string(17, '\x11') + "!" + std::string(47, '\x11') + "[|\"";
+  const std::string line = "\"a\f" + std::string(17, '\x11') + "!" + std::string(47, '\x11') + "[|\"";
   const std::string message = decode_error(v1(line + "\n"));
   EXPECT_NE(message, "");
   EXPECT_LT(message.size(), 300u) << message;
 }
 
 TEST(Errors, MessagesStayOnOneLineWhateverTheInput) {
-  const std::string message =
-      decode_error(v1("bogus(\"\x01\x02\x1b[31m" + std::string(500, 'x') + "\")\n"));
+  const std::string message = decode_error(v1("bogus(\"\x01\x02\x1b[31m" + std::string(500, 'x') + "\")\n"));
   EXPECT_EQ(message.find('\n'), std::string::npos);
   EXPECT_EQ(message.find('\x1b'), std::string::npos);
   EXPECT_LT(message.size(), 400u);
@@ -519,8 +497,7 @@ TEST(CheckTypes, CountMismatchInGosWords) {
   } catch (const CorpusError& e) {
     EXPECT_EQ(e.message(), "wrong number of values in corpus entry: 1, want 2");
     EXPECT_EQ(e.line(), 0);
-    EXPECT_EQ(std::string(e.what()),
-              "corpus file f: wrong number of values in corpus entry: 1, want 2");
+    EXPECT_EQ(std::string(e.what()), "corpus file f: wrong number of values in corpus entry: 1, want 2");
   }
 }
 
@@ -557,8 +534,7 @@ TEST(ReadFile, DecodesAFileAndNamesItInErrors) {
     read_file((dir.path() / "missing").string());
     FAIL();
   } catch (const CorpusError& e) {
-    EXPECT_NE(std::string(e.what()).find("missing: cannot open: No such file"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing: cannot open: No such file"), std::string::npos) << e.what();
   }
 }
 

@@ -85,13 +85,13 @@ TEST(CorpusCommand, Bin2V1AsStringAndRerunLeavesEntriesAlone) {
   TempDir dir;
   write_file(dir.path() / "in", "hello\n");
   const std::string out = (dir.path() / "out").string();
-  const CommandResult first = cfuzz(
-      {"corpus", "convert", "bin2v1", "--type", "string", (dir.path() / "in").string(), "-o", out});
+  const CommandResult first =
+      cfuzz({"corpus", "convert", "bin2v1", "--type", "string", (dir.path() / "in").string(), "-o", out});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   const std::string entry = "go test fuzz v1\nstring(\"hello\\n\")\n";
   EXPECT_EQ(read_file(fs::path(out) / driver::content_name(entry)), entry);
-  const CommandResult again = cfuzz(
-      {"corpus", "convert", "bin2v1", "--type", "string", (dir.path() / "in").string(), "-o", out});
+  const CommandResult again =
+      cfuzz({"corpus", "convert", "bin2v1", "--type", "string", (dir.path() / "in").string(), "-o", out});
   EXPECT_EQ(again.exit_code, 0);
   EXPECT_EQ(again.out.rfind("unchanged ", 0), 0u) << again.out;
 }
@@ -99,8 +99,8 @@ TEST(CorpusCommand, Bin2V1AsStringAndRerunLeavesEntriesAlone) {
 TEST(CorpusCommand, Bin2V1RejectsOtherTypes) {
   TempDir dir;
   write_file(dir.path() / "in", "x");
-  const CommandResult r = cfuzz({"corpus", "convert", "bin2v1", "--type", "int",
-                                 (dir.path() / "in").string(), "-o", dir.path().string()});
+  const CommandResult r =
+      cfuzz({"corpus", "convert", "bin2v1", "--type", "int", (dir.path() / "in").string(), "-o", dir.path().string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--type"), std::string::npos) << r.err;
 }
@@ -144,8 +144,8 @@ TEST(CorpusCommand, FmtCheckExitsOneNamingNonCanonicalFilesAndZeroAfterFmt) {
   EXPECT_EQ(fmt.out, "formatted " + (dir.path() / "messy").string() + "\n");
   EXPECT_EQ(read_file(dir.path() / "messy"), "go test fuzz v1\nint(1)\n");
 
-  const CommandResult recheck = cfuzz({"corpus", "fmt", "--check", (dir.path() / "good").string(),
-                                       (dir.path() / "messy").string()});
+  const CommandResult recheck =
+      cfuzz({"corpus", "fmt", "--check", (dir.path() / "good").string(), (dir.path() / "messy").string()});
   EXPECT_EQ(recheck.exit_code, 0);
   EXPECT_EQ(recheck.out, "");
 }
@@ -155,15 +155,12 @@ TEST(CorpusCommand, MalformedInputExitsTwoNamingFileAndLineOnOneLine) {
   const fs::path f = dir.path() / "bad";
   write_file(f, "go test fuzz v1\nint(1)\nint8(300)\n");
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"corpus", "show", f.string()},
-        std::vector<std::string>{"corpus", "fmt", f.string()},
+       {std::vector<std::string>{"corpus", "show", f.string()}, std::vector<std::string>{"corpus", "fmt", f.string()},
         std::vector<std::string>{"corpus", "fmt", "--check", f.string()},
-        std::vector<std::string>{"corpus", "convert", "v12bin", f.string(), "-o",
-                                 (dir.path() / "o").string()}}) {
+        std::vector<std::string>{"corpus", "convert", "v12bin", f.string(), "-o", (dir.path() / "o").string()}}) {
     const CommandResult r = cfuzz(args);
     EXPECT_EQ(r.exit_code, 2) << args[1];
-    EXPECT_EQ(r.err, "cfuzz: corpus file " + f.string() +
-                         ": line 3: expected int8 value, got 300 (out of range)\n");
+    EXPECT_EQ(r.err, "cfuzz: corpus file " + f.string() + ": line 3: expected int8 value, got 300 (out of range)\n");
   }
 }
 
@@ -171,8 +168,7 @@ TEST(CorpusCommand, V12BinOnATwoValueEntryExitsTwoWithAClearMessage) {
   TempDir dir;
   const fs::path f = dir.path() / "pair";
   write_file(f, "go test fuzz v1\nstring(\"a\")\nbool(true)\n");
-  const CommandResult r =
-      cfuzz({"corpus", "convert", "v12bin", f.string(), "-o", (dir.path() / "o").string()});
+  const CommandResult r = cfuzz({"corpus", "convert", "v12bin", f.string(), "-o", (dir.path() / "o").string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "cfuzz: corpus file " + f.string() +
                        ": v12bin needs an entry holding exactly one []byte or string value, but "
@@ -183,11 +179,9 @@ TEST(CorpusCommand, MissingFilesAndFlagsExitTwo) {
   TempDir dir;
   const CommandResult missing = cfuzz({"corpus", "show", (dir.path() / "nope").string()});
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err, "cfuzz: cannot read " + (dir.path() / "nope").string() +
-                             ": No such file or directory\n");
+  EXPECT_EQ(missing.err, "cfuzz: cannot read " + (dir.path() / "nope").string() + ": No such file or directory\n");
   write_file(dir.path() / "in", "x");
-  const CommandResult no_output =
-      cfuzz({"corpus", "convert", "bin2v1", (dir.path() / "in").string()});
+  const CommandResult no_output = cfuzz({"corpus", "convert", "bin2v1", (dir.path() / "in").string()});
   EXPECT_EQ(no_output.exit_code, 2);
   EXPECT_NE(no_output.err.find("--output"), std::string::npos) << no_output.err;
   EXPECT_EQ(cfuzz({"corpus"}).exit_code, 2);

@@ -1,5 +1,4 @@
 // The library behind `cfuzz corpus`: file I/O, content names, conversion, show and fmt.
-#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/corpus_tools.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "corpus_format/codec.h"
+#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 #include "test/corpus_format/test_support.h"
@@ -55,8 +55,7 @@ TEST(FileIo, FailedAtomicWriteKeepsTheOldContentAndCleansUp) {
     write_file_atomic(blocked, "new");
     FAIL() << "no error";
   } catch (const FileError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot write " + blocked.string()), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot write " + blocked.string()), std::string::npos) << e.what();
   }
   EXPECT_EQ(read_file(blocked / "inside"), "keep me");
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"blocked"});
@@ -69,8 +68,7 @@ TEST(FileIo, ErrorsNameTheFile) {
     read_file_bytes(missing);
     FAIL();
   } catch (const FileError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "cannot read " + missing.string() + ": No such file or directory");
+    EXPECT_EQ(std::string(e.what()), "cannot read " + missing.string() + ": No such file or directory");
   }
   EXPECT_THROW(write_file_atomic(dir.path() / "no-dir" / "x", "data"), FileError);
   EXPECT_THROW(read_file_bytes(dir.path()), FileError);
@@ -111,10 +109,9 @@ TEST(CorpusTools, V12BinRefusesEntriesWithOtherValues) {
     convert_v1_to_bin({dir.path() / "two"}, dir.path() / "out");
     FAIL();
   } catch (const CorpusToolError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "corpus file " + (dir.path() / "two").string() +
-                  ": v12bin needs an entry holding exactly one []byte or string value, but it "
-                  "holds 2 values [[]uint8 int]");
+    EXPECT_EQ(std::string(e.what()), "corpus file " + (dir.path() / "two").string() +
+                                         ": v12bin needs an entry holding exactly one []byte or string value, but it "
+                                         "holds 2 values [[]uint8 int]");
   }
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
@@ -126,8 +123,7 @@ TEST(CorpusTools, V12BinRefusesToOverwriteItsInputOrCollideNames) {
   EXPECT_EQ(read_file(dir.path() / "e"), "go test fuzz v1\nstring(\"x\")\n");
   fs::create_directory(dir.path() / "d");
   write_file(dir.path() / "d" / "e", "go test fuzz v1\nstring(\"y\")\n");
-  EXPECT_THROW(convert_v1_to_bin({dir.path() / "e", dir.path() / "d" / "e"}, dir.path() / "out"),
-               CorpusToolError);
+  EXPECT_THROW(convert_v1_to_bin({dir.path() / "e", dir.path() / "d" / "e"}, dir.path() / "out"), CorpusToolError);
 }
 
 TEST(CorpusTools, ShowEntryDescribesEveryValue) {
@@ -155,8 +151,7 @@ TEST(CorpusTools, ShowCutsLongValuesAndSaysSo) {
   options.max_bytes = 4;
   EXPECT_EQ(show_entry(e, options), "  0: string \"xxxx\"... (1000 bytes, first 4 shown)\n");
   options.max_bytes = 0;
-  EXPECT_EQ(show_entry(e, options),
-            "  0: string \"" + std::string(1000, 'x') + "\" (1000 bytes)\n");
+  EXPECT_EQ(show_entry(e, options), "  0: string \"" + std::string(1000, 'x') + "\" (1000 bytes)\n");
 }
 
 TEST(CorpusTools, FormatRewritesOnlyNonCanonicalEntries) {

@@ -13,8 +13,7 @@
 namespace {
 
 [[noreturn]] void mismatch(const char* what, const std::string& a, const std::string& b) {
-  std::fprintf(stderr, "decode_fuzzer: %s\n--- first:\n%s\n--- second:\n%s\n", what, a.c_str(),
-               b.c_str());
+  std::fprintf(stderr, "decode_fuzzer: %s\n--- first:\n%s\n--- second:\n%s\n", what, a.c_str(), b.c_str());
   std::abort();
 }
 

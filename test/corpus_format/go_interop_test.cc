@@ -10,6 +10,8 @@
 //
 // Go runs offline with its caches under the build tree. Without a Go toolchain the tests
 // skip and say why; scripts/install-deps.sh installs one.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +19,6 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -51,8 +52,7 @@ class GoInterop : public ::testing::Test {
   }
 
   // Runs `go test ARGS...` in the module copy, offline, with caches in the build tree.
-  CommandResult go_test(std::vector<std::string> args,
-                        std::vector<std::pair<std::string, std::string>> env = {}) {
+  CommandResult go_test(std::vector<std::string> args, std::vector<std::pair<std::string, std::string>> env = {}) {
     const fs::path cache = CFUZZ_GO_WORK_DIR;
     env.insert(env.end(), {{"GOCACHE", (cache / "cache").string()},
                            {"GOPATH", (cache / "gopath").string()},
@@ -72,8 +72,8 @@ class GoInterop : public ::testing::Test {
 
 std::string failure_report(const CommandResult& r) {
   constexpr std::size_t kMax = 6000;
-  std::string s = "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out.substr(0, kMax) +
-                  "\nstderr:\n" + r.err.substr(0, kMax);
+  std::string s = "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out.substr(0, kMax) + "\nstderr:\n" +
+                  r.err.substr(0, kMax);
   return s;
 }
 
@@ -93,8 +93,7 @@ TEST_F(GoInterop, CfuzzWrittenEntriesLoadInGoBitForBit) {
   // Entries in the parameter order of FuzzX, which is the order of Type: value i has type i.
   std::vector<Entry> entries;
   std::size_t most = 0;
-  for (int t = 0; t < kTypeCount; ++t)
-    most = std::max(most, testing::awkward_values(Type(t)).size());
+  for (int t = 0; t < kTypeCount; ++t) most = std::max(most, testing::awkward_values(Type(t)).size());
   for (std::size_t k = 0; k < most; ++k) {
     Entry e;
     for (int t = 0; t < kTypeCount; ++t) {
@@ -106,8 +105,7 @@ TEST_F(GoInterop, CfuzzWrittenEntriesLoadInGoBitForBit) {
   std::mt19937_64 rng(1234);
   for (int i = 0; i < 300; ++i) {
     Entry e;
-    for (int t = 0; t < kTypeCount; ++t)
-      e.push_back(testing::random_value(rng, static_cast<Type>(t)));
+    for (int t = 0; t < kTypeCount; ++t) e.push_back(testing::random_value(rng, static_cast<Type>(t)));
     entries.push_back(std::move(e));
   }
 
@@ -121,16 +119,14 @@ TEST_F(GoInterop, CfuzzWrittenEntriesLoadInGoBitForBit) {
   }
   write_file(work_.path() / "manifest", manifest);
 
-  const CommandResult r =
-      go_test({"-run", "^FuzzX$", "."}, {{"CFUZZ_MANIFEST", (work_.path() / "manifest").string()}});
+  const CommandResult r = go_test({"-run", "^FuzzX$", "."}, {{"CFUZZ_MANIFEST", (work_.path() / "manifest").string()}});
   EXPECT_EQ(r.exit_code, 0) << failure_report(r);
 }
 
 TEST_F(GoInterop, FilesWrittenByGosEncoderDecodeAndReencodeByteForByte) {
   const fs::path out = work_.path() / "from-go";
   fs::create_directories(out);
-  const CommandResult r =
-      go_test({"-run", "^TestWriteEntries$", "."}, {{"CFUZZ_GO_OUT", out.string()}});
+  const CommandResult r = go_test({"-run", "^TestWriteEntries$", "."}, {{"CFUZZ_GO_OUT", out.string()}});
   ASSERT_EQ(r.exit_code, 0) << failure_report(r);
 
   const auto manifest = read_manifest(out / "MANIFEST");
@@ -155,8 +151,7 @@ TEST_F(GoInterop, CrasherWrittenByGoTestFuzzDecodesAndReencodes) {
   // Any input but the seed fails, so Go saves (after minimizing) the first mutant.
   const CommandResult fuzz =
       go_test({"-run", "^$", "-fuzz", "^FuzzCrash$", "-fuzztime", "120s", "-parallel", "1", "."});
-  ASSERT_NE(fuzz.exit_code, 0) << "expected go test -fuzz to find the planted failure\n"
-                               << failure_report(fuzz);
+  ASSERT_NE(fuzz.exit_code, 0) << "expected go test -fuzz to find the planted failure\n" << failure_report(fuzz);
   const fs::path dir = module_ / "testdata" / "fuzz" / "FuzzCrash";
   ASSERT_TRUE(fs::is_directory(dir)) << failure_report(fuzz);
   std::vector<fs::path> crashers;
@@ -165,8 +160,7 @@ TEST_F(GoInterop, CrasherWrittenByGoTestFuzzDecodesAndReencodes) {
 
   // Ask Go how it reads each crasher, then compare with cfuzz.
   const fs::path dump = work_.path() / "dump";
-  const CommandResult replay =
-      go_test({"-run", "^FuzzCrash$", "."}, {{"CFUZZ_DUMP", dump.string()}});
+  const CommandResult replay = go_test({"-run", "^FuzzCrash$", "."}, {{"CFUZZ_DUMP", dump.string()}});
   ASSERT_EQ(replay.exit_code, 0) << failure_report(replay);
   std::map<std::string, std::string> go_values;
   for (const auto& [name, desc] : read_manifest(dump)) go_values[name] = desc;
@@ -357,9 +351,7 @@ std::vector<std::string> generated_candidates() {
                                            "\\x",    "\\u",
                                            "\\U00",  "\\4"};
   std::mt19937_64 rng(42);
-  auto below = [&](std::size_t n) {
-    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
-  };
+  auto below = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   for (int i = 0; i < 20000; ++i) {
     std::string s = valid[below(valid.size())];
     const std::size_t edits = 1 + below(3);
@@ -411,9 +403,9 @@ TEST_F(GoInterop, DecoderAcceptsExactlyWhatGoAcceptsAndReadsTheSameValues) {
   for (const auto& c : candidates) hex_lines += to_hex(c) + "\n";
   write_file(work_.path() / "candidates", hex_lines);
   const fs::path verdicts_path = work_.path() / "verdicts";
-  const CommandResult r = go_test({"-run", "^TestDecodeVerdicts$", "."},
-                                  {{"CFUZZ_CANDIDATES", (work_.path() / "candidates").string()},
-                                   {"CFUZZ_VERDICTS", verdicts_path.string()}});
+  const CommandResult r = go_test(
+      {"-run", "^TestDecodeVerdicts$", "."},
+      {{"CFUZZ_CANDIDATES", (work_.path() / "candidates").string()}, {"CFUZZ_VERDICTS", verdicts_path.string()}});
   ASSERT_EQ(r.exit_code, 0) << failure_report(r);
 
   std::istringstream verdicts(read_file(verdicts_path));
@@ -427,8 +419,8 @@ TEST_F(GoInterop, DecoderAcceptsExactlyWhatGoAcceptsAndReadsTheSameValues) {
     auto show = [](const std::string& v) {
       return v.rfind("ok ", 0) == 0 ? "ok: " + go_quote(testing::from_hex(v.substr(3))) : v;
     };
-    ADD_FAILURE() << "candidate " << i << ": " << go_quote(candidates[i])
-                  << "\n  Go:    " << show(go) << "\n  cfuzz: " << show(ours) << " " << error;
+    ADD_FAILURE() << "candidate " << i << ": " << go_quote(candidates[i]) << "\n  Go:    " << show(go)
+                  << "\n  cfuzz: " << show(ours) << " " << error;
     if (++mismatches >= 20) break;
   }
   EXPECT_EQ(i, candidates.size()) << "Go gave fewer verdicts than there are candidates";

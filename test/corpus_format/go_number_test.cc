@@ -18,8 +18,7 @@ TEST(GoParseInt, BasePrefixesSignsAndSeparators) {
   EXPECT_EQ(go_parse_int("017", 64).value, 15);
   EXPECT_EQ(go_parse_int("0b_1010", 64).value, 10);
   EXPECT_EQ(go_parse_int("1_000", 64).value, 1000);
-  EXPECT_EQ(go_parse_int("-9223372036854775808", 64).value,
-            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(go_parse_int("-9223372036854775808", 64).value, std::numeric_limits<std::int64_t>::min());
   EXPECT_EQ(go_parse_int("-128", 8).value, -128);
 }
 
@@ -39,8 +38,7 @@ TEST(GoParseInt, SyntaxAndRangeErrorsAreDistinguished) {
 }
 
 TEST(GoParseUint, NoSignsAndFullRange) {
-  EXPECT_EQ(go_parse_uint("18446744073709551615", 64).value,
-            std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(go_parse_uint("18446744073709551615", 64).value, std::numeric_limits<std::uint64_t>::max());
   EXPECT_EQ(go_parse_uint("0xffffffff", 32).value, 0xffffffffu);
   EXPECT_EQ(go_parse_uint("0x100000000", 32).status, NumStatus::Range);
   EXPECT_EQ(go_parse_uint("18446744073709551616", 64).status, NumStatus::Range);
@@ -63,8 +61,7 @@ TEST(GoParseFloat, DecimalAndHexadecimalForms) {
   EXPECT_EQ(bits(go_parse_float64("-0").value), bits(-0.0));
   EXPECT_EQ(go_parse_float64("0x1p-1074").value, std::numeric_limits<double>::denorm_min());
   EXPECT_EQ(go_parse_float64("0x1p-1075").value, 0.0);  // exactly half: ties to even (zero)
-  EXPECT_EQ(go_parse_float64("0x1.0000000000001p-1075").value,
-            std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(go_parse_float64("0x1.0000000000001p-1075").value, std::numeric_limits<double>::denorm_min());
 }
 
 TEST(GoParseFloat, RoundsCorrectlyFromLongInputs) {
@@ -82,9 +79,8 @@ TEST(GoParseFloat, RoundsCorrectlyFromLongInputs) {
       "50898633885879256283027559956575244555072551893136908362547791869486679949683240497058"
       "21028513185451396213837722826145437693412532098591327667236328125e-324";
   EXPECT_EQ(go_parse_float64(half).value, 0.0);
-  EXPECT_EQ(
-      go_parse_float64(half.substr(0, half.size() - 5) + std::string(300, '0') + "1e-324").value,
-      std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(go_parse_float64(half.substr(0, half.size() - 5) + std::string(300, '0') + "1e-324").value,
+            std::numeric_limits<double>::denorm_min());
 }
 
 TEST(GoParseFloat, OverflowIsARangeErrorUnderflowIsNot) {
@@ -118,8 +114,8 @@ TEST(GoParseFloat, WordsAndTheirBitPatterns) {
 }
 
 TEST(GoParseFloat, RejectsWhatParseFloatRejects) {
-  for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "0x10", "0x1.8", "0o17", "0b1", "1__0",
-                          "1_.5", "1._5", "1e_5", "0x_p1", "1.5.5", "1f", "0x1p1.5"}) {
+  for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "0x10", "0x1.8", "0o17", "0b1", "1__0", "1_.5", "1._5",
+                          "1e_5", "0x_p1", "1.5.5", "1f", "0x1p1.5"}) {
     EXPECT_EQ(go_parse_float64(bad).status, NumStatus::Syntax) << bad;
   }
 }

@@ -65,9 +65,8 @@ TEST(GoUnquote, AcceptsEveryGoStringForm) {
 }
 
 TEST(GoUnquote, RejectsWhatStrconvRejects) {
-  for (const char* bad :
-       {"", "\"", "\"abc", "abc", "\"a\"b", "\"\\'\"", "'\\\"'", "\"\\ud800\"", "\"\\U00110000\"",
-        "\"\\400\"", "\"\\x1\"", "\"\\q\"", "'ab'", "\"a\nb\""}) {
+  for (const char* bad : {"", "\"", "\"abc", "abc", "\"a\"b", "\"\\'\"", "'\\\"'", "\"\\ud800\"", "\"\\U00110000\"",
+                          "\"\\400\"", "\"\\x1\"", "\"\\q\"", "'ab'", "\"a\nb\""}) {
     EXPECT_FALSE(go_unquote(bad).has_value()) << bad;
   }
 }
@@ -135,18 +134,16 @@ TEST(GoIsPrint, MatchesGoAtTheEdgesOfTheTable) {
     char32_t r;
     bool want;
   } cases[] = {
-      {0x00, false},     {0x1f, false},     {0x20, true},        {0x7e, true},     {0x7f, false},
-      {0x9f, false},     {0xa0, false},     {0xa1, true},        {0xac, true},     {0xad, false},
-      {0xae, true},      {0x378, false},    {0x37a, true},       {0x2027, true},   {0x2028, false},
-      {0x2029, false},   {0x202f, false},   {0x3000, false},     {0x3001, true},   {0xd7ff, false},
-      {0xd800, false},   {0xdfff, false},   {0xe000, false},     {0xf8ff, false},  {0xf900, true},
-      {0xfeff, false},   {0xfffc, true},    {0xfffd, true},      {0xfffe, false},  {0x1f600, true},
-      {0x1f6d7, true},   {0x1f6d8, false},  {0x2a6dd, true},     {0x2a6de, false}, {0x3134a, true},
-      {0x3134b, false},  {0xe0001, false},  {0xe0100, true},     {0xe01ef, true},  {0xe01f0, false},
-      {0x10ffff, false}, {0x110000, false}, {0xffffffff, false},
+      {0x00, false},       {0x1f, false},    {0x20, true},    {0x7e, true},     {0x7f, false},     {0x9f, false},
+      {0xa0, false},       {0xa1, true},     {0xac, true},    {0xad, false},    {0xae, true},      {0x378, false},
+      {0x37a, true},       {0x2027, true},   {0x2028, false}, {0x2029, false},  {0x202f, false},   {0x3000, false},
+      {0x3001, true},      {0xd7ff, false},  {0xd800, false}, {0xdfff, false},  {0xe000, false},   {0xf8ff, false},
+      {0xf900, true},      {0xfeff, false},  {0xfffc, true},  {0xfffd, true},   {0xfffe, false},   {0x1f600, true},
+      {0x1f6d7, true},     {0x1f6d8, false}, {0x2a6dd, true}, {0x2a6de, false}, {0x3134a, true},   {0x3134b, false},
+      {0xe0001, false},    {0xe0100, true},  {0xe01ef, true}, {0xe01f0, false}, {0x10ffff, false}, {0x110000, false},
+      {0xffffffff, false},
   };
-  for (const auto& c : cases)
-    EXPECT_EQ(go_is_print(c.r), c.want) << std::hex << static_cast<std::uint32_t>(c.r);
+  for (const auto& c : cases) EXPECT_EQ(go_is_print(c.r), c.want) << std::hex << static_cast<std::uint32_t>(c.r);
 }
 
 }  // namespace

@@ -28,8 +28,7 @@ using V = std::vector<std::string>;
 TEST(LiteralScanner, SplitsLikeGo) {
   EXPECT_EQ(texts("int(5)"), (V{"int", "(", "5", ")"}));
   EXPECT_EQ(texts("[]byte(\"a\\\"b\")"), (V{"[", "]", "byte", "(", "\"a\\\"b\"", ")"}));
-  EXPECT_EQ(texts("math.Float64frombits(0x1)"),
-            (V{"math", ".", "Float64frombits", "(", "0x1", ")"}));
+  EXPECT_EQ(texts("math.Float64frombits(0x1)"), (V{"math", ".", "Float64frombits", "(", "0x1", ")"}));
   // "5..." is the float "5." and two periods; "5 ..." is an integer and an ellipsis.
   EXPECT_EQ(texts("5..."), (V{"5.", ".", "."}));
   EXPECT_EQ(texts("5 ..."), (V{"5", "..."}));
@@ -41,15 +40,14 @@ TEST(LiteralScanner, SplitsLikeGo) {
 }
 
 TEST(LiteralScanner, ClassifiesLiterals) {
-  EXPECT_EQ(
-      kinds("1 1.5 .5 1e3 0x1p3 1i 'a' \"s\" `r` x"),
-      (std::vector<TokenKind>{TokenKind::Int, TokenKind::Float, TokenKind::Float, TokenKind::Float,
-                              TokenKind::Float, TokenKind::Imag, TokenKind::Char, TokenKind::String,
-                              TokenKind::String, TokenKind::Ident}));
+  EXPECT_EQ(kinds("1 1.5 .5 1e3 0x1p3 1i 'a' \"s\" `r` x"),
+            (std::vector<TokenKind>{TokenKind::Int, TokenKind::Float, TokenKind::Float, TokenKind::Float,
+                                    TokenKind::Float, TokenKind::Imag, TokenKind::Char, TokenKind::String,
+                                    TokenKind::String, TokenKind::Ident}));
   EXPECT_EQ(kinds("09.5"), (std::vector<TokenKind>{TokenKind::Float}));
   EXPECT_EQ(kinds("- + ! ^ & ~ <-"),
-            (std::vector<TokenKind>{TokenKind::Sub, TokenKind::Add, TokenKind::Not, TokenKind::Xor,
-                                    TokenKind::And, TokenKind::Tilde, TokenKind::Arrow}));
+            (std::vector<TokenKind>{TokenKind::Sub, TokenKind::Add, TokenKind::Not, TokenKind::Xor, TokenKind::And,
+                                    TokenKind::Tilde, TokenKind::Arrow}));
 }
 
 TEST(LiteralScanner, ReportsTheFirstLexicalErrorWithItsOffset) {

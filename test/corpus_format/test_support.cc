@@ -1,17 +1,18 @@
 #include "test/corpus_format/test_support.h"
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "corpus_format/go_utf8.h"
 
@@ -68,13 +69,11 @@ std::string describe(const Value& v) {
     case Type::Uint64:
       return "uint64:" + std::to_string(std::get<std::uint64_t>(v));
     case Type::Float32:
-      std::snprintf(buf, sizeof buf, "float32:%x",
-                    std::bit_cast<std::uint32_t>(std::get<float>(v)));
+      std::snprintf(buf, sizeof buf, "float32:%x", std::bit_cast<std::uint32_t>(std::get<float>(v)));
       return buf;
     case Type::Float64:
-      std::snprintf(
-          buf, sizeof buf, "float64:%llx",
-          static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(std::get<double>(v))));
+      std::snprintf(buf, sizeof buf, "float64:%llx",
+                    static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(std::get<double>(v))));
       return buf;
   }
   return "?";
@@ -124,9 +123,8 @@ std::string random_bytes(std::mt19937_64& rng) {
         append_rune(s, static_cast<char32_t>(below(rng, 0x800)));
         break;
       default: {
-        const char32_t r =
-            pick<char32_t>(rng, {0xA0, 0xAD, 0x2028, 0x200B, 0xFEFF, 0xFFFD, 0xFFFE, 0x1F600,
-                                 0xE0001, 0x10FFFF, 0x3000, 0x0301, 0x4E16});
+        const char32_t r = pick<char32_t>(rng, {0xA0, 0xAD, 0x2028, 0x200B, 0xFEFF, 0xFFFD, 0xFFFE, 0x1F600, 0xE0001,
+                                                0x10FFFF, 0x3000, 0x0301, 0x4E16});
         append_rune(s, below(rng, 2) ? r : static_cast<char32_t>(below(rng, 0x110000)));
       }
     }
@@ -157,11 +155,10 @@ double random_double(std::mt19937_64& rng) {
       return std::bit_cast<double>(rng() & 0x800FFFFFFFFFFFFF);  // subnormal or ±0
     case 3:
       return pick<double>(
-          rng, {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-                std::bit_cast<double>(std::uint64_t{0x7ff8000000000001}),
-                std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), 1e6,
-                1e-5, 123456.0, 0.1, 1e21});
+          rng, {0.0, -0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                std::numeric_limits<double>::quiet_NaN(), std::bit_cast<double>(std::uint64_t{0x7ff8000000000001}),
+                std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), 1e6, 1e-5, 123456.0, 0.1,
+                1e21});
     case 4:
       return static_cast<double>(static_cast<std::int64_t>(rng()) >> below(rng, 63));
     default: {
@@ -180,9 +177,9 @@ float random_float(std::mt19937_64& rng) {
     case 2:
       return std::bit_cast<float>(static_cast<std::uint32_t>(rng()) & 0x807FFFFF);
     case 3:
-      return pick<float>(rng, {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
-                               std::bit_cast<float>(std::uint32_t{0x7fc00000}),
-                               std::numeric_limits<float>::max(), 1e6f, 3.0f});
+      return pick<float>(
+          rng, {0.0f, -0.0f, std::numeric_limits<float>::infinity(), std::bit_cast<float>(std::uint32_t{0x7fc00000}),
+                std::numeric_limits<float>::max(), 1e6f, 3.0f});
     default:
       return static_cast<float>(random_double(rng));
   }
@@ -266,9 +263,8 @@ std::vector<Value> awkward_values(Type t) {
     case Type::Bool:
       return {true, false};
     case Type::Byte:
-      return {std::uint8_t{0},    std::uint8_t{'\''}, std::uint8_t{'"'},
-              std::uint8_t{'\\'}, std::uint8_t{0x7f}, std::uint8_t{0x80},
-              std::uint8_t{0xa0}, std::uint8_t{0xad}, std::uint8_t{0xff}};
+      return {std::uint8_t{0},    std::uint8_t{'\''}, std::uint8_t{'"'},  std::uint8_t{'\\'}, std::uint8_t{0x7f},
+              std::uint8_t{0x80}, std::uint8_t{0xa0}, std::uint8_t{0xad}, std::uint8_t{0xff}};
     case Type::Rune:
       return {std::int32_t{-1},
               std::int32_t{0},

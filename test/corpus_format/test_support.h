@@ -55,8 +55,7 @@ struct CommandResult {
 
 // Runs argv[0] (looked up in PATH when it has no '/') in `cwd`, with `set_env` added to
 // and `unset_env` removed from the environment, and waits for it.
-CommandResult run_command(const std::vector<std::string>& argv,
-                          const std::filesystem::path& cwd = {},
+CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd = {},
                           const std::vector<std::pair<std::string, std::string>>& set_env = {},
                           const std::vector<std::string>& unset_env = {});
 

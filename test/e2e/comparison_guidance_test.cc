@@ -16,7 +16,9 @@ struct Puzzle {
   std::string target;
 };
 
-std::ostream& operator<<(std::ostream& os, const Puzzle& p) { return os << p.test << "/" << p.target; }
+std::ostream& operator<<(std::ostream& os, const Puzzle& p) {
+  return os << p.test << "/" << p.target;
+}
 
 class MagicValues : public ::testing::TestWithParam<Puzzle> {};
 
@@ -58,10 +60,10 @@ TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {
   TempDir dir;
   write_file(dir / "words.dict", "# the one word that matters\nkw=\"xyzzy-plugh\"\n\"unrelated\"\n");
-  auto with = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir",
-                   (dir / "cache1").string(), "--parallel", "1", "--fuzztime", "100000x", "--dict",
-                   (dir / "words.dict").string()},
-                  {.cwd = dir.str()});
+  auto with = run(
+      {cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir", (dir / "cache1").string(),
+       "--parallel", "1", "--fuzztime", "100000x", "--dict", (dir / "words.dict").string()},
+      {.cwd = dir.str()});
   EXPECT_EQ(with.exit_code, 1) << with.all();
   fs::remove_all(dir / "testdata");
   auto without = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir",

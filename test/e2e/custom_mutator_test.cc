@@ -11,7 +11,7 @@ namespace {
 namespace fs = std::filesystem;
 
 CommandResult fuzz(const TempDir& dir, const std::string& mode, std::vector<std::string> args) {
-  std::vector<std::string> argv{cfuzz(), "run", target("custom_mutator"), "--cachedir", (dir / "cache").string(),
+  std::vector<std::string> argv{cfuzz(),      "run", target("custom_mutator"), "--cachedir", (dir / "cache").string(),
                                 "--parallel", "1"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<std::string> env;
@@ -101,8 +101,8 @@ TEST(TypedCustomMutator, FindsABugBehindAChecksumInOneArgumentAndSavesV1) {
   std::string text = read_file(saved[0]);
   EXPECT_EQ(text.rfind("go test fuzz v1\nstring(", 0), 0u) << text;
   EXPECT_NE(text.find("\nint64(7)\n"), std::string::npos) << text;
-  auto rerun = run({target("typed_custom_mutator"), "--run", "FuzzRecord/" + saved[0].filename().string()},
-                   {.cwd = dir.str()});
+  auto rerun =
+      run({target("typed_custom_mutator"), "--run", "FuzzRecord/" + saved[0].filename().string()}, {.cwd = dir.str()});
   EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
   EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.all();
 }
@@ -114,9 +114,9 @@ TEST(TypedCustomMutator, OnAnArgumentThatIsNotBytesIsAClearError) {
   EXPECT_NE(seeds.all().find("f.custom_mutator: argument 1 is int64; a custom mutator takes []byte or string"),
             std::string::npos)
       << seeds.all();
-  auto r = run({cfuzz(), "run", target("typed_custom_mutator"), "--cachedir", (dir / "cache").string(),
-                "--fuzztime", "1000x"},
-               {.cwd = dir.str(), .env = {"CFUZZ_TEST_MUTATOR=wrong_arg"}});
+  auto r = run(
+      {cfuzz(), "run", target("typed_custom_mutator"), "--cachedir", (dir / "cache").string(), "--fuzztime", "1000x"},
+      {.cwd = dir.str(), .env = {"CFUZZ_TEST_MUTATOR=wrong_arg"}});
   // A failing test body fails the run, as in the seed run (and as go test -fuzz does).
   EXPECT_EQ(r.exit_code, 1) << r.all();
   EXPECT_NE(r.out.find("--- FAIL: FuzzRecord"), std::string::npos) << r.all();

@@ -1,8 +1,9 @@
 // Every kind of failure is caught while fuzzing, its exact input is saved (minimized to
 // the one byte that matters, even when the failure kills the worker), and the printed re-run
 // command reproduces the failure in a plain seed run.
-#include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <gtest/gtest.h>
 
 #include "test/support/test_support.h"
 
@@ -18,15 +19,18 @@ struct Kind {
   std::vector<std::string> flags = {};
 };
 
-std::ostream& operator<<(std::ostream& os, const Kind& k) { return os << k.name << "/" << k.target; }
+std::ostream& operator<<(std::ostream& os, const Kind& k) {
+  return os << k.name << "/" << k.target;
+}
 
 class FailureKinds : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
   const Kind& k = GetParam();
   TempDir dir;
-  std::vector<std::string> argv{cfuzz(), "run", target(k.target), "--cachedir", (dir / "cache").string(),
-                                "--parallel", "1", "--fuzztime", "60s", "--fuzzminimizetime", "20s"};
+  std::vector<std::string> argv{cfuzz(),      "run", target(k.target), "--cachedir", (dir / "cache").string(),
+                                "--parallel", "1",   "--fuzztime",     "60s",        "--fuzzminimizetime",
+                                "20s"};
   argv.insert(argv.end(), k.flags.begin(), k.flags.end());
   std::vector<std::string> env{"CFUZZ_TEST_FAILURE=" + k.name};
   auto r = run(argv, {.cwd = dir.str(), .env = env});
@@ -70,35 +74,32 @@ TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryKind, FailureKinds,
-    ::testing::Values(Kind{"fatal", "failure_kinds", "fatal failure on input of 1 bytes"},
-                      Kind{"error", "failure_kinds", "error failure"},
-                      Kind{"exception", "failure_kinds", "uncaught exception std::runtime_error"},
-                      Kind{"abort", "failure_kinds", "deadly signal SIGABRT"},
-                      Kind{"assert", "failure_kinds", "deadly signal SIGABRT"},
-                      Kind{"segv", "failure_kinds", "deadly signal SIGSEGV"},
-                      Kind{"bus", "failure_kinds", "deadly signal SIGBUS"},
-                      Kind{"fpe", "failure_kinds", "deadly signal SIGFPE"},
-                      Kind{"ill", "failure_kinds", "deadly signal SIGILL"},
-                      Kind{"stack", "failure_kinds", "deadly signal stack-overflow"},
-                      Kind{"exit", "failure_kinds", "target called exit(3)"},
-                      Kind{"_exit", "failure_kinds", "target called exit(4)"},
-                      Kind{"hang", "failure_kinds", "an input ran for more than 1s", {"--timeout", "1s"}},
-                      Kind{"oom", "failure_kinds", "over the 300 MB limit", {"--rss-limit-mb", "300"}},
-                      Kind{"close_rpc", "failure_kinds", "RPC descriptors"},
-                      Kind{"garbage_rpc", "failure_kinds", "RPC descriptors"},
-                      // A pipe put in front of fd 4 that rewrites each response into a lie
-                      // (well framed, right id, invalid hex): caught as fd 4 replaced.
-                      Kind{"forged_rpc", "failure_kinds", "RPC descriptors"},
-                      Kind{"scribble_shm", "failure_kinds", "wrote over cfuzz's shared memory"},
-                      // The crash must be seen when the worker dies, not as a 20 s timeout because a
-                      // forked child keeps the pipes open.
-                      Kind{"fork_abort", "failure_kinds", "deadly signal SIGABRT", {"--timeout", "20s"}},
-                      Kind{"segv", "failure_kinds_asan", "AddressSanitizer: SEGV"},
-                      Kind{"asan", "failure_kinds_asan", "AddressSanitizer: heap-buffer-overflow"},
-                      Kind{"ubsan", "failure_kinds_asan", "UndefinedBehaviorSanitizer: signed-integer-overflow"},
-                      // A leak is found while fuzzing, at the allocation in the target (not in operator new).
-                      Kind{"leak", "failure_kinds_asan", "LeakSanitizer: detected memory leaks\n        at failure_kinds.cc:"},
-                      Kind{"tsan", "failure_kinds_tsan", "ThreadSanitizer: data race"}),
+    ::testing::Values(
+        Kind{"fatal", "failure_kinds", "fatal failure on input of 1 bytes"},
+        Kind{"error", "failure_kinds", "error failure"},
+        Kind{"exception", "failure_kinds", "uncaught exception std::runtime_error"},
+        Kind{"abort", "failure_kinds", "deadly signal SIGABRT"},
+        Kind{"assert", "failure_kinds", "deadly signal SIGABRT"},
+        Kind{"segv", "failure_kinds", "deadly signal SIGSEGV"}, Kind{"bus", "failure_kinds", "deadly signal SIGBUS"},
+        Kind{"fpe", "failure_kinds", "deadly signal SIGFPE"}, Kind{"ill", "failure_kinds", "deadly signal SIGILL"},
+        Kind{"stack", "failure_kinds", "deadly signal stack-overflow"},
+        Kind{"exit", "failure_kinds", "target called exit(3)"}, Kind{"_exit", "failure_kinds", "target called exit(4)"},
+        Kind{"hang", "failure_kinds", "an input ran for more than 1s", {"--timeout", "1s"}},
+        Kind{"oom", "failure_kinds", "over the 300 MB limit", {"--rss-limit-mb", "300"}},
+        Kind{"close_rpc", "failure_kinds", "RPC descriptors"}, Kind{"garbage_rpc", "failure_kinds", "RPC descriptors"},
+        // A pipe put in front of fd 4 that rewrites each response into a lie
+        // (well framed, right id, invalid hex): caught as fd 4 replaced.
+        Kind{"forged_rpc", "failure_kinds", "RPC descriptors"},
+        Kind{"scribble_shm", "failure_kinds", "wrote over cfuzz's shared memory"},
+        // The crash must be seen when the worker dies, not as a 20 s timeout because a
+        // forked child keeps the pipes open.
+        Kind{"fork_abort", "failure_kinds", "deadly signal SIGABRT", {"--timeout", "20s"}},
+        Kind{"segv", "failure_kinds_asan", "AddressSanitizer: SEGV"},
+        Kind{"asan", "failure_kinds_asan", "AddressSanitizer: heap-buffer-overflow"},
+        Kind{"ubsan", "failure_kinds_asan", "UndefinedBehaviorSanitizer: signed-integer-overflow"},
+        // A leak is found while fuzzing, at the allocation in the target (not in operator new).
+        Kind{"leak", "failure_kinds_asan", "LeakSanitizer: detected memory leaks\n        at failure_kinds.cc:"},
+        Kind{"tsan", "failure_kinds_tsan", "ThreadSanitizer: data race"}),
     [](const ::testing::TestParamInfo<Kind>& info) {
       std::string n = info.param.name + "_" + info.param.target;
       for (char& c : n) {
@@ -109,8 +110,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(LeakDetection, DetectLeaksFalseTurnsItOff) {
   TempDir dir;
-  auto r = run({cfuzz(), "run", target("failure_kinds_asan"), "--cachedir", (dir / "cache").string(), "--parallel",
-                "1", "--fuzztime", "20000x", "--detect-leaks=false"},
+  auto r = run({cfuzz(), "run", target("failure_kinds_asan"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                "--fuzztime", "20000x", "--detect-leaks=false"},
                {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=leak"}});
   EXPECT_EQ(r.exit_code, 0) << r.all();
   EXPECT_EQ(r.all().find("LeakSanitizer"), std::string::npos) << r.all();
@@ -129,8 +130,9 @@ TEST(FailureReport, ACrashIsSymbolizedEvenWithoutLlvmSymbolizerOnThePath) {
 
 TEST(FailureReport, AFindingThatCannotBeSavedUnderTestdataIsSavedElsewhereAndPrinted) {
   TempDir dir;
-  std::vector<std::string> argv{cfuzz(), "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(),
-                                "--parallel", "1", "--fuzztime", "60s"};
+  std::vector<std::string> argv{
+      cfuzz(),      "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+      "--fuzztime", "60s"};
   std::vector<std::string> env{"CFUZZ_TEST_FAILURE=abort"};
   auto first = run(argv, {.cwd = dir.str(), .env = env});
   ASSERT_EQ(first.exit_code, 1) << first.all();
@@ -150,8 +152,7 @@ TEST(FailureReport, AFindingThatCannotBeSavedUnderTestdataIsSavedElsewhereAndPri
   fs::path written_path = fs::path(written).is_absolute() ? fs::path(written) : dir / written;
   EXPECT_EQ(read_file(written_path), "go test fuzz v1\n[]byte(\"X\")\n");
   // The printed re-run command runs the fallback copy and fails on it.
-  auto rerun = run({"/bin/bash", "-c", "exec " + line_after(r.out, "To re-run:\n")},
-                   {.cwd = dir.str(), .env = env});
+  auto rerun = run({"/bin/bash", "-c", "exec " + line_after(r.out, "To re-run:\n")}, {.cwd = dir.str(), .env = env});
   EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
 }
 

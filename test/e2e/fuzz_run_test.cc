@@ -1,13 +1,14 @@
 // `cfuzz run` end to end: real targets built with cfuzz-clang++, the real coordinator.
-#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "test/support/test_support.h"
 
@@ -113,7 +114,8 @@ TEST_F(FuzzRun, LengthControlStartsShortAndGrowsWhenNothingNewIsFound) {
     EXPECT_FALSE(bytes.empty()) << r.all();
     unsigned most = 0;
     for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
-      unsigned len = static_cast<unsigned char>(bytes[i]) | static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+      unsigned len =
+          static_cast<unsigned char>(bytes[i]) | static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
       most = std::max(most, len);
     }
     return most;
@@ -136,8 +138,7 @@ TEST_F(FuzzRun, SecondRunStartsFromTheCachedCorpus) {
   auto second = fuzz("maze", {"--fuzztime", "10x", "--parallel", "1"});
   ASSERT_EQ(second.exit_code, 0) << second.all();
   std::string total = std::to_string(cached.size() + 1);  // the cache plus the f.add seed
-  EXPECT_NE(second.out.find("gathering baseline coverage: 0/" + total + " completed"), std::string::npos)
-      << second.out;
+  EXPECT_NE(second.out.find("gathering baseline coverage: 0/" + total + " completed"), std::string::npos) << second.out;
   // Nothing new to find in 10 executions: the second run started with the first's coverage.
   EXPECT_NE(second.out.find("new interesting: 0 (total: " + total + ")"), std::string::npos) << second.out;
   // The cache files are plain v1 corpus files.
@@ -181,15 +182,16 @@ TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
 
 TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
   auto entries = [&](const std::string& cache) {
-    auto r = run({cfuzz(), "run", target("maze"), "--cachedir", (dir / cache).string(), "--seed", "11",
-                  "--parallel", "1", "--fuzztime", "400000x", "--json"},
+    auto r = run({cfuzz(), "run", target("maze"), "--cachedir", (dir / cache).string(), "--seed", "11", "--parallel",
+                  "1", "--fuzztime", "400000x", "--json"},
                  {.cwd = dir.str()});
     used_.insert("maze");
     std::vector<std::string> names;
     std::istringstream in(r.out);
     for (std::string line; std::getline(in, line);) {
       auto j = nlohmann::json::parse(line);
-      if (j["event"] == "new_entry") names.push_back(j["name"].get<std::string>() + "@" + std::to_string(j["execs"].get<long>()));
+      if (j["event"] == "new_entry")
+        names.push_back(j["name"].get<std::string>() + "@" + std::to_string(j["execs"].get<long>()));
       if (j["event"] == "done") names.push_back("execs=" + std::to_string(j["execs"].get<long>()));
     }
     return names;
@@ -202,8 +204,8 @@ TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
 
 TEST_F(FuzzRun, KilledWorkerIsReplacedAndFuzzingGoesOn) {
   used_.insert("exec_counter");
-  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel",
-                 "2", "--fuzztime", "8s"},
+  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel", "2",
+                 "--fuzztime", "8s"},
                 {.cwd = dir.str()});
   std::vector<pid_t> workers;
   for (int i = 0; i < 100 && workers.size() < 2; ++i) {
@@ -279,8 +281,7 @@ TEST_F(FuzzRun, JsonLinesDescribeTheRunForCI) {
 
 TEST_F(FuzzRun, InterruptStopsCleanlyWithExitZero) {
   used_.insert("exec_counter");
-  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel",
-                 "2"},
+  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel", "2"},
                 {.cwd = dir.str()});
   for (int i = 0; i < 200 && bg.out_so_far().find("now fuzzing") == std::string::npos; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -308,8 +309,8 @@ TEST_F(FuzzRun, MultiValueEntryBugIsFoundAndMinimizedInEveryValue) {
 TEST_F(FuzzRun, MinimizingACrashThatMostCandidatesCrashDifferentlyStopsAtABudgetProportionalToTheInput) {
   // Every candidate that changes the 30-byte string's length dies of SIGABRT, not the SIGSEGV
   // being minimized: without a restart budget this took 1004 worker restarts (8 s with ASan).
-  auto r = fuzz("minimize_cases", {"--fuzz", "FuzzRestartStorm", "--parallel", "1", "--seed", "1", "--fuzztime", "60s",
-                                   "--json"});
+  auto r = fuzz("minimize_cases",
+                {"--fuzz", "FuzzRestartStorm", "--parallel", "1", "--seed", "1", "--fuzztime", "60s", "--json"});
   ASSERT_EQ(r.exit_code, 1) << r.all();
   nlohmann::json failure, minimizing;
   std::istringstream lines(r.out);
@@ -324,8 +325,9 @@ TEST_F(FuzzRun, MinimizingACrashThatMostCandidatesCrashDifferentlyStopsAtABudget
   EXPECT_EQ(minimizing["bytes"], 30) << r.out;
   std::string minimized = failure["minimized"];
   EXPECT_NE(failure["summary"].get<std::string>().find("deadly signal SIGSEGV"), std::string::npos) << r.out;
-  EXPECT_NE(minimized.find("128 worker restarts; stopped: the budget of 1m0s and 128 worker restarts (for 30 bytes) used up"),
-            std::string::npos)
+  EXPECT_NE(
+      minimized.find("128 worker restarts; stopped: the budget of 1m0s and 128 worker restarts (for 30 bytes) used up"),
+      std::string::npos)
       << minimized;
 }
 
@@ -369,7 +371,8 @@ TEST(FuzzRunErrors, SetupErrorsExitTwoWithAClearMessage) {
       {{"run", (dir / "missing").string()}, "no such file"},
       {{"run", target("not_instrumented")}, "is not instrumented"},
       {{"run", "/bin/true"}, "is not a cfuzz target"},
-      {{"run", target("typed_args"), "--fuzz", "FuzzTyped"}, "matches more than one fuzz test: [FuzzTyped FuzzTypedPasses]"},
+      {{"run", target("typed_args"), "--fuzz", "FuzzTyped"},
+       "matches more than one fuzz test: [FuzzTyped FuzzTypedPasses]"},
       {{"run", target("typed_args")}, "has several fuzz tests"},
       {{"run", target("typed_args"), "--fuzz", "Nothing"}, "matches no fuzz test"},
       {{"run", target("nested_word"), "--fuzztime", "soon"}, "--fuzztime soon: invalid duration"},

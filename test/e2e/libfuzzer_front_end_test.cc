@@ -6,9 +6,9 @@
 
 #include <cctype>
 #include <regex>
-#include <thread>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 // ClusterFuzz's libFuzzer engine (bot/fuzzers/libFuzzer/stats.py): how it finds a
 // testcase of each kind, the log lines it counts as the engine's, and the end of the log.
 const std::regex kTestUnitWritten(".*Test unit written to (.*)");
-std::regex unit_of_kind(const std::string& kind) { return std::regex(".*Test unit written to.*" + kind); }
+std::regex unit_of_kind(const std::string& kind) {
+  return std::regex(".*Test unit written to.*" + kind);
+}
 const std::regex kEngineLine(R"(^#\d+[\s]*(READ|INITED|NEW|pulse|REDUCE|RELOAD|DONE|:)\s.*)");
 const std::regex kLogEnd(R"(Done\s+\d+\s+runs.*)");
 const std::regex kModulesLoaded(R"(^INFO:\s+Loaded\s+\d+\s+(modules|PC tables)\s+\((\d+)\s+.*\).*)");
@@ -78,9 +80,9 @@ struct FuzzTask {
   }
   // ClusterFuzz's fuzz task: new units to a fresh first directory, the corpus second.
   CommandResult fuzz(const std::string& armed, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {target("libfuzzer_kinds"), "-timeout=25", "-rss_limit_mb=2560",
-                                     "-artifact_prefix=" + artifacts.string() + "/", "-max_total_time=120",
-                                     "-print_final_stats=1"};
+    std::vector<std::string> argv = {target("libfuzzer_kinds"), "-timeout=25",
+                                     "-rss_limit_mb=2560",      "-artifact_prefix=" + artifacts.string() + "/",
+                                     "-max_total_time=120",     "-print_final_stats=1"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.push_back(new_dir.string());
     argv.push_back(corpus_dir.string());
@@ -97,7 +99,7 @@ struct FuzzTask {
 // ClusterFuzz's tasks in turn: fuzz until the armed kind is found (the artifact, its name, the
 // log), reproduce it, minimize it, and merge the units the fuzzing found into the corpus.
 void expect_cluster_fuzz_tasks(const std::string& armed, const std::string& kind, int exit_code,
-                                 const std::string& error_line, std::vector<std::string> extra = {}) {
+                               const std::string& error_line, std::vector<std::string> extra = {}) {
   FuzzTask task;
   CommandResult r = task.fuzz(armed, extra);
   SCOPED_TRACE(r.err.substr(0, 6000));
@@ -291,7 +293,8 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
     // The inner process hangs on the unit (no -timeout): kill everything, as an
     // infrastructure's time limit would.
     Background b(merge, only_hang);
-    for (int i = 0; i < 600 && read_file(dir / "MCF").find(" " + std::to_string(hang.size()) + "\n") == std::string::npos; ++i) {
+    for (int i = 0;
+         i < 600 && read_file(dir / "MCF").find(" " + std::to_string(hang.size()) + "\n") == std::string::npos; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -332,8 +335,8 @@ TEST(LibFuzzerFrontEnd, TwoStepMergeGivesTheCoverageTheNewUnitsAdd) {
   std::string mcf = "-merge_control_file=" + (dir / "MCF").string();
   fs::create_directories(dir / "out");
   CommandOptions unarmed{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=none"}};
-  CommandResult one = run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(), (dir / "corpus").string()},
-                          unarmed);
+  CommandResult one =
+      run({target("libfuzzer_kinds"), "-merge=1", mcf, (dir / "out").string(), (dir / "corpus").string()}, unarmed);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   fs::remove_all(dir / "out");
   fs::create_directories(dir / "out");

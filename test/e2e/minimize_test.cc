@@ -1,8 +1,8 @@
 // `cfuzz minimize` and `cfuzz corpus minimize` on real targets.
-#include <gtest/gtest.h>
-
 #include <random>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "test/support/test_support.h"
 
@@ -60,8 +60,9 @@ TEST_F(Minimize, FailingInputOf5000BytesShrinksToTheBytesThatMatter) {
     EXPECT_EQ(read_file(dir / "input.min"), "go test fuzz v1\n[]byte(\"BUG!\")\n") << kind << r.out;
     EXPECT_NE(r.out.find("5000 -> 4 bytes"), std::string::npos) << r.out;
     // Still the same failure: the minimized file fails the target the same way.
-    fs::copy_file(dir / "input.min", dir / "testdata/fuzz/FuzzBadSequence/min",
-                  (fs::create_directories(dir / "testdata/fuzz/FuzzBadSequence"), fs::copy_options::overwrite_existing));
+    fs::copy_file(
+        dir / "input.min", dir / "testdata/fuzz/FuzzBadSequence/min",
+        (fs::create_directories(dir / "testdata/fuzz/FuzzBadSequence"), fs::copy_options::overwrite_existing));
     auto rerun = run({target("minimize_cases"), "--run", "FuzzBadSequence/min"},
                      {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=" + kind}});
     EXPECT_NE(rerun.exit_code, 0);
@@ -83,9 +84,10 @@ TEST_F(Minimize, TimingOutInputShrinksAndStillTimesOut) {
 }
 
 TEST_F(Minimize, MultiValueEntryShrinksInEveryValue) {
-  write_file(dir / "multi",
-             "go test fuzz v1\nstring(\"zzzzzzzzzzzzabzzzzzzzzzzzz\")\n[]byte(\"\\x01\\x02\\x03\\xff\\x04\\x05\\x06\")\n"
-             "int64(123456)\nfloat64(-98765.5)\n");
+  write_file(
+      dir / "multi",
+      "go test fuzz v1\nstring(\"zzzzzzzzzzzzabzzzzzzzzzzzz\")\n[]byte(\"\\x01\\x02\\x03\\xff\\x04\\x05\\x06\")\n"
+      "int64(123456)\nfloat64(-98765.5)\n");
   auto r = minimize({(dir / "multi").string(), "--target", target("minimize_cases"), "--fuzz", "FuzzMulti"});
   ASSERT_EQ(r.exit_code, 0) << r.all();
   std::string out = read_file(dir / "multi.min");
@@ -133,7 +135,9 @@ TEST_F(Minimize, UsageErrorsExitTwo) {
 }
 
 // Features kept, as `corpus minimize` reports them.
-std::string features_of(const CommandResult& r) { return line_after(r.out, "keeping all "); }
+std::string features_of(const CommandResult& r) {
+  return line_after(r.out, "keeping all ");
+}
 
 TEST(CorpusMinimize, RedundantCorpusKeepsFullCoverageWithFarFewerEntries) {
   TempDir dir;

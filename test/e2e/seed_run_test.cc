@@ -135,8 +135,8 @@ TEST(SeedRunLimits, AHangingSeedFailsAtTheTimeoutAndNamesItself) {
 }
 
 TEST(SeedRunLimits, MalformedLimitsAreUsageErrors) {
-  for (auto flags : std::vector<std::vector<std::string>>{{"--timeout", "5x"}, {"--rss-limit-mb", "-5"},
-                                                           {"-rss_limit_mb=lots"}}) {
+  for (auto flags :
+       std::vector<std::vector<std::string>>{{"--timeout", "5x"}, {"--rss-limit-mb", "-5"}, {"-rss_limit_mb=lots"}}) {
     std::vector<std::string> argv{target("typed_args")};
     argv.insert(argv.end(), flags.begin(), flags.end());
     auto r = run(argv);

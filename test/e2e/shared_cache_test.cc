@@ -51,8 +51,7 @@ TEST(SharedCache, TwoRunsImportEachOthersEntriesWhileRunningAndCombineTheHalvesO
     // Imported while running; or, for a run that started late (a loaded machine), already
     // in the cache when it started: either way from the other run.
     nlohmann::json baseline = last_event(r->out, "baseline");
-    EXPECT_TRUE(done["synced"].get<int>() > 0 || (!baseline.is_null() && baseline["total"].get<int>() > 0))
-        << r->all();
+    EXPECT_TRUE(done["synced"].get<int>() > 0 || (!baseline.is_null() && baseline["total"].get<int>() > 0)) << r->all();
   }
   // Both report the failure; one reproducer is written, and the other run points at it.
   std::vector<fs::path> saved = files_in(dir / "testdata/fuzz/FuzzTwoHalves");
@@ -96,8 +95,8 @@ TEST(SharedCache, ARunKilledMidwayLeavesNoTornOrDuplicateFilesAndTheOthersGoOn) 
   std::vector<std::unique_ptr<Background>> runs;
   for (int i = 0; i < 3; ++i) {
     runs.push_back(std::make_unique<Background>(
-        std::vector<std::string>{cfuzz(), "run", target("maze"), "--cachedir", (dir / "cache").string(),
-                                 "--parallel", "1", "--fuzztime", "8s", "--json"},
+        std::vector<std::string>{cfuzz(), "run", target("maze"), "--cachedir", (dir / "cache").string(), "--parallel",
+                                 "1", "--fuzztime", "8s", "--json"},
         CommandOptions{.cwd = dir.str()}));
   }
   std::this_thread::sleep_for(std::chrono::seconds(3));

@@ -11,10 +11,10 @@
 namespace cfuzz::test {
 
 // Where CMake put things (set by test/CMakeLists.txt).
-std::string bin_dir();      // build/bin: cfuzz, cfuzz-clang++
-std::string targets_dir();  // build/test/targets
-std::string source_dir();   // the repository
-std::string cfuzz();        // build/bin/cfuzz
+std::string bin_dir();                        // build/bin: cfuzz, cfuzz-clang++
+std::string targets_dir();                    // build/test/targets
+std::string source_dir();                     // the repository
+std::string cfuzz();                          // build/bin/cfuzz
 std::string target(const std::string& name);  // build/test/targets/<name>
 
 struct CommandResult {

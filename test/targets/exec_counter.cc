@@ -2,7 +2,6 @@
 // exactly how many executions a run made across all its workers; and, to
 // $CFUZZ_TEST_LENGTH_FILE, the length of each input as two bytes, little-endian.
 #include <cfuzz/cfuzz.h>
-
 #include <fcntl.h>
 #include <unistd.h>
 

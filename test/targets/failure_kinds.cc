@@ -1,13 +1,11 @@
 // Every way a target can fail, one at a time: CFUZZ_TEST_FAILURE names the kind, and any
 // input whose first byte is 'X' triggers it (the seed "hello" is one byte away).
 #include <cfuzz/cfuzz.h>
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cassert>
-#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +15,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <climits>
 
 namespace {
 
@@ -173,8 +173,12 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
     (void)r;
   }
   if (k == "tsan") {
-    std::thread a([] { for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1; });
-    std::thread b([] { for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1; });
+    std::thread a([] {
+      for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1;
+    });
+    std::thread b([] {
+      for (int i = 0; i < 1000; ++i) shared_counter = shared_counter + 1;
+    });
     a.join();
     b.join();
   }

@@ -2,7 +2,6 @@
 // worker, recorded by creating the file $CFUZZ_TEST_MARKER. A malformed message that no
 // input reproduces: the coordinator must survive it and go on fuzzing.
 #include <cfuzz/cfuzz.h>
-
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -97,8 +97,9 @@ CFUZZ_TEST(FuzzDecimalFields, f) {
 // A keyword, and a number right after it, in the middle of a line: the parser reads on
 // where the keyword ended, so that is where a value has to go.
 CFUZZ_TEST(FuzzKeywordThenNumber, f) {
-  f.add(std::string("SET name=box; SET color=red; SET width=; SET height=; SET depth=; SET weight=; "
-                    "SET owner=nobody; SET label=none; SET origin=here; SET target=there; END"));
+  f.add(
+      std::string("SET name=box; SET color=red; SET width=; SET height=; SET depth=; SET weight=; "
+                  "SET owner=nobody; SET label=none; SET origin=here; SET target=there; END"));
   f.fuzz([](cfuzz::T&, const std::string& s) {
     const char* at = std::strstr(s.c_str(), "depth=");
     if (at == nullptr) return;

@@ -55,8 +55,7 @@ class F;
 // max_size bytes) and return the new size, at most max_size (0: nothing was done). `seed`
 // drives its choices. Typically it decodes the value, calls cfuzz::mutate_bytes on the
 // decoded form, and encodes it again; see F::custom_mutator.
-using CustomMutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t max_size,
-                                      unsigned int seed);
+using CustomMutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed);
 
 // cfuzz's own mutation of data[0, size), within max_size bytes (with the dictionary and the
 // comparison operands it learned), for custom mutators; returns the new size. The same as
@@ -69,8 +68,7 @@ std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_s
 struct Location {
   const char* file;
   int line;
-  static constexpr Location current(const char* file = __builtin_FILE(),
-                                    int line = __builtin_LINE()) {
+  static constexpr Location current(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     return Location{file, line};
   }
 };
@@ -79,8 +77,21 @@ namespace detail {
 
 // The v1 types, in the order of the runtime's type table.
 enum class ArgType : std::uint8_t {
-  Bytes, String, Bool, Byte, Rune, Int, Int8, Int16, Int64, Uint, Uint16, Uint32, Uint64,
-  Float32, Float64,
+  Bytes,
+  String,
+  Bool,
+  Byte,
+  Rune,
+  Int,
+  Int8,
+  Int16,
+  Int64,
+  Uint,
+  Uint16,
+  Uint32,
+  Uint64,
+  Float32,
+  Float64,
 };
 
 // One value as the runtime hands it over: bytes for []byte/string, bits for scalars
@@ -97,10 +108,9 @@ using Invoke = void (*)(void* fn, T& t, const ArgView* args);
 using Destroy = void (*)(void* fn);
 
 void register_test(const char* name, void (*body)(F&), const char* file, int line);
-void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n,
-              Location where);
-void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke,
-                       void* fn, Destroy destroy, Location where);
+void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n, Location where);
+void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn, Destroy destroy,
+                       Location where);
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where);
 
 template <class>
@@ -134,9 +144,7 @@ template <>
 struct Param<std::string_view> {
   static constexpr ArgType type = ArgType::String;
   using Storage = NoStorage;
-  static std::string_view get(Storage&, const ArgView& v) {
-    return {reinterpret_cast<const char*>(v.data), v.size};
-  }
+  static std::string_view get(Storage&, const ArgView& v) { return {reinterpret_cast<const char*>(v.data), v.size}; }
 };
 template <>
 struct Param<std::vector<std::uint8_t>> {
@@ -173,20 +181,34 @@ struct ScalarParam {
   }
 };
 
-template <> struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
-template <> struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
-template <> struct Param<std::int32_t> : ScalarParam<std::int32_t, ArgType::Rune> {};
-template <> struct Param<char32_t> : ScalarParam<char32_t, ArgType::Rune> {};
-template <> struct Param<long long> : ScalarParam<long long, ArgType::Int> {};
-template <> struct Param<std::int8_t> : ScalarParam<std::int8_t, ArgType::Int8> {};
-template <> struct Param<std::int16_t> : ScalarParam<std::int16_t, ArgType::Int16> {};
-template <> struct Param<std::int64_t> : ScalarParam<std::int64_t, ArgType::Int64> {};
-template <> struct Param<unsigned long long> : ScalarParam<unsigned long long, ArgType::Uint> {};
-template <> struct Param<std::uint16_t> : ScalarParam<std::uint16_t, ArgType::Uint16> {};
-template <> struct Param<std::uint32_t> : ScalarParam<std::uint32_t, ArgType::Uint32> {};
-template <> struct Param<std::uint64_t> : ScalarParam<std::uint64_t, ArgType::Uint64> {};
-template <> struct Param<float> : ScalarParam<float, ArgType::Float32> {};
-template <> struct Param<double> : ScalarParam<double, ArgType::Float64> {};
+template <>
+struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
+template <>
+struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
+template <>
+struct Param<std::int32_t> : ScalarParam<std::int32_t, ArgType::Rune> {};
+template <>
+struct Param<char32_t> : ScalarParam<char32_t, ArgType::Rune> {};
+template <>
+struct Param<long long> : ScalarParam<long long, ArgType::Int> {};
+template <>
+struct Param<std::int8_t> : ScalarParam<std::int8_t, ArgType::Int8> {};
+template <>
+struct Param<std::int16_t> : ScalarParam<std::int16_t, ArgType::Int16> {};
+template <>
+struct Param<std::int64_t> : ScalarParam<std::int64_t, ArgType::Int64> {};
+template <>
+struct Param<unsigned long long> : ScalarParam<unsigned long long, ArgType::Uint> {};
+template <>
+struct Param<std::uint16_t> : ScalarParam<std::uint16_t, ArgType::Uint16> {};
+template <>
+struct Param<std::uint32_t> : ScalarParam<std::uint32_t, ArgType::Uint32> {};
+template <>
+struct Param<std::uint64_t> : ScalarParam<std::uint64_t, ArgType::Uint64> {};
+template <>
+struct Param<float> : ScalarParam<float, ArgType::Float32> {};
+template <>
+struct Param<double> : ScalarParam<double, ArgType::Float64> {};
 
 // The type of a value given to f.add: string literals are strings, as in Go.
 template <class A>
@@ -250,15 +272,15 @@ struct Invoker {
     auto* me = static_cast<Invoker*>(self);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       me->fn(t, Param<std::remove_cvref_t<Ps>>::get(std::get<I>(me->storage), args[I])...);
-    }(std::index_sequence_for<Ps...>{});
+    }
+    (std::index_sequence_for<Ps...>{});
   }
   static void destroy(void* self) { delete static_cast<Invoker*>(self); }
 };
 
 template <class Fn, class TRef, class... Ps>
 void bind_fuzz(TestState* s, Fn&& fn, Location where, std::tuple<TRef, Ps...>*) {
-  static_assert(std::is_same_v<TRef, T&>,
-                "cfuzz: the fuzz function's first parameter must be `cfuzz::T&`");
+  static_assert(std::is_same_v<TRef, T&>, "cfuzz: the fuzz function's first parameter must be `cfuzz::T&`");
   static_assert(sizeof...(Ps) <= 32, "cfuzz: a fuzz function takes at most 32 values");
   using I = Invoker<std::decay_t<Fn>, Ps...>;
   static constexpr ArgType types[] = {Param<std::remove_cvref_t<Ps>>::type..., ArgType::Bool};
@@ -277,8 +299,7 @@ struct Stop {};
 struct Format {
   const char* text;
   Location where;
-  Format(const char* t, Location w = Location::current())
-      : text(t), where(w) {}
+  Format(const char* t, Location w = Location::current()) : text(t), where(w) {}
 };
 
 // What T (one input) and F (the fuzz test) share: Go's testing.common.
@@ -292,12 +313,10 @@ class Common {
   void error(std::string_view msg, Location where = Location::current());
   void errorf(Format fmt, ...);
   // Marks the test failed and stops it.
-  [[noreturn]] void fatal(std::string_view msg,
-                          Location where = Location::current());
+  [[noreturn]] void fatal(std::string_view msg, Location where = Location::current());
   [[noreturn]] void fatalf(Format fmt, ...);
   // Stops the test without failing it; a skipped input does not count as interesting.
-  [[noreturn]] void skip(std::string_view msg = {},
-                         Location where = Location::current());
+  [[noreturn]] void skip(std::string_view msg = {}, Location where = Location::current());
   [[noreturn]] void skipf(Format fmt, ...);
   void fail(Location where = Location::current());
   [[noreturn]] void fail_now(Location where = Location::current());
@@ -330,8 +349,7 @@ class F : public Common {
   // f.add(std::int64_t{3}) for a std::int64_t parameter; string literals are strings.
   template <class... A>
   void add(const A&... values) {
-    static constexpr detail::ArgType types[] = {detail::SeedParam<std::decay_t<A>>::type...,
-                                                detail::ArgType::Bool};
+    static constexpr detail::ArgType types[] = {detail::SeedParam<std::decay_t<A>>::type..., detail::ArgType::Bool};
     const detail::ArgView views[] = {detail::seed_view(values)..., detail::ArgView{}};
     detail::add_seed(state_, types, views, sizeof...(A), Location::current());
   }
@@ -348,10 +366,8 @@ class F : public Common {
   template <class Fn>
   void fuzz(Fn&& fn, Location where = Location::current()) {
     using Sig = detail::Signature<std::remove_cvref_t<Fn>>;
-    static_assert(std::is_void_v<typename Sig::Result>,
-                  "cfuzz: the fuzz function must return void");
-    detail::bind_fuzz(state_, std::forward<Fn>(fn), where,
-                      static_cast<typename Sig::Args*>(nullptr));
+    static_assert(std::is_void_v<typename Sig::Result>, "cfuzz: the fuzz function must return void");
+    detail::bind_fuzz(state_, std::forward<Fn>(fn), where, static_cast<typename Sig::Args*>(nullptr));
   }
 };
 
@@ -364,11 +380,9 @@ constexpr bool valid_test_name(const char* n) {
 }  // namespace cfuzz::detail
 
 // Declares a fuzz test. The name must start with "Fuzz", as Go requires.
-#define CFUZZ_TEST(name, f)                                                                 \
-  static_assert(::cfuzz::detail::valid_test_name(#name),                                    \
-                "cfuzz: fuzz test names start with Fuzz: " #name);                          \
-  static void cfuzz_test_body_##name(::cfuzz::F& f);                                        \
-  [[maybe_unused]] static const bool cfuzz_registered_##name =                              \
-      (::cfuzz::detail::register_test(#name, &cfuzz_test_body_##name, __FILE__, __LINE__),  \
-       true);                                                                               \
+#define CFUZZ_TEST(name, f)                                                                                 \
+  static_assert(::cfuzz::detail::valid_test_name(#name), "cfuzz: fuzz test names start with Fuzz: " #name); \
+  static void cfuzz_test_body_##name(::cfuzz::F& f);                                                        \
+  [[maybe_unused]] static const bool cfuzz_registered_##name =                                              \
+      (::cfuzz::detail::register_test(#name, &cfuzz_test_body_##name, __FILE__, __LINE__), true);           \
   static void cfuzz_test_body_##name(::cfuzz::F& f)

@@ -8,7 +8,7 @@
 
 static unsigned char output[1 << 16];
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   yaml_parser_t parser;
   yaml_emitter_t emitter;
   size_t written = 0;

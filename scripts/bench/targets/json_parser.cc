@@ -5,8 +5,8 @@
 // out-of-bounds write.
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -22,8 +22,8 @@ struct Value {
   bool negative = false;
   bool has_fraction = false;
   std::string str;
-  std::vector<Value> items;        // array elements, or object member values
-  std::vector<std::string> keys;   // object member names
+  std::vector<Value> items;       // array elements, or object member values
+  std::vector<std::string> keys;  // object member names
 };
 
 class Parser {
@@ -53,8 +53,10 @@ class Parser {
   bool value(Value* v, int depth) {
     if (depth > kMaxDepth || pos_ >= s_.size()) return false;
     switch (s_[pos_]) {
-      case '{': return object(v, depth + 1);
-      case '[': return array(v, depth + 1);
+      case '{':
+        return object(v, depth + 1);
+      case '[':
+        return array(v, depth + 1);
       case '"':
         v->kind = Value::String;
         return string(&v->str);
@@ -68,7 +70,8 @@ class Parser {
       case 'n':
         v->kind = Value::Null;
         return literal("null");
-      default: return number(v);
+      default:
+        return number(v);
     }
   }
 
@@ -184,14 +187,30 @@ class Parser {
       if (pos_ >= s_.size()) return false;
       char e = s_[pos_++];
       switch (e) {
-        case '"': *out += '"'; break;
-        case '\\': *out += '\\'; break;
-        case '/': *out += '/'; break;
-        case 'b': *out += '\b'; break;
-        case 'f': *out += '\f'; break;
-        case 'n': *out += '\n'; break;
-        case 'r': *out += '\r'; break;
-        case 't': *out += '\t'; break;
+        case '"':
+          *out += '"';
+          break;
+        case '\\':
+          *out += '\\';
+          break;
+        case '/':
+          *out += '/';
+          break;
+        case 'b':
+          *out += '\b';
+          break;
+        case 'f':
+          *out += '\f';
+          break;
+        case 'n':
+          *out += '\n';
+          break;
+        case 'r':
+          *out += '\r';
+          break;
+        case 't':
+          *out += '\t';
+          break;
         case 'u': {
           unsigned cp;
           if (!unicode_escape(&cp)) return false;
@@ -205,7 +224,8 @@ class Parser {
           put_utf8(out, cp);
           break;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     return false;
@@ -263,8 +283,12 @@ void write_string(const std::string& s, std::string* out) {
 
 void write(const Value& v, std::string* out) {
   switch (v.kind) {
-    case Value::Null: *out += "null"; break;
-    case Value::Bool: *out += v.b ? "true" : "false"; break;
+    case Value::Null:
+      *out += "null";
+      break;
+    case Value::Bool:
+      *out += v.b ? "true" : "false";
+      break;
     case Value::Number: {
       if (!std::isfinite(v.number)) {  // 1e999 parses as infinity, which JSON cannot say
         *out += "null";

@@ -1,6 +1,7 @@
 // The harness of the make-built project: it reaches code in a static library (adler32) and
 // in a shared library (record_weight), both compiled by the cfuzz wrappers.
 #include <cfuzz/cfuzz.h>
+
 #include <string_view>
 
 #include "checksum.h"
