@@ -4,6 +4,7 @@
 // so that both search alike.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -30,6 +31,28 @@ inline constexpr std::uint64_t kInputToStateCandidates = 512;
 // inputs, short enough not to hold up fuzzing.
 inline constexpr std::uint64_t kInterestingMinimizeMillis = 1000;
 inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
+
+// Shrinking new inputs takes at most a quarter of a run's executions, plus one full
+// shrink's worth to start with. Early in a run new coverage comes every few hundred
+// executions, and shrinking each input in full would take most of the run (on a slow real
+// target, its whole first minute); length control keeps those early inputs short anyway.
+// Later, when finds are rarer, each gets the full budget.
+class InterestingMinimizeBudget {
+ public:
+  static constexpr std::uint64_t kShareDivisor = 4;
+  static constexpr std::uint64_t kSmallest = 64;  // below this, keep the input as found
+
+  // Executions the next shrink may use once the run has made `total_execs`; 0: none.
+  std::uint64_t grant(std::uint64_t total_execs) const {
+    std::uint64_t allowed = total_execs / kShareDivisor + kInterestingMinimizeExecs;
+    allowed = allowed > used_ ? allowed - used_ : 0;
+    return allowed < kSmallest ? 0 : std::min(allowed, kInterestingMinimizeExecs);
+  }
+  void spent(std::uint64_t execs) { used_ += execs; }
+
+ private:
+  std::uint64_t used_ = 0;
+};
 
 struct FuzzCallPlan {
   std::size_t entry = 0;

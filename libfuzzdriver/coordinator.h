@@ -22,6 +22,7 @@
 
 #include "core/corpus.h"
 #include "core/dictionary.h"
+#include "core/fuzz_call_plan.h"
 #include "core/length_control.h"
 #include "core/pcg.h"
 #include "libfuzzdriver/cache_sync.h"
@@ -110,7 +111,8 @@ class Coordinator {
   TestInfo test_;
   std::string cache_dir_;
   std::uint64_t max_len_ = 0;
-  core::LengthControl length_control_{0, 0, 0};  // under mu_
+  core::LengthControl length_control_{0, 0, 0};      // under mu_
+  core::InterestingMinimizeBudget minimize_budget_;  // under mu_
   std::uint64_t slot_capacity_ = 0;
   int parallel_ = 1;
   Reporter reporter_;

@@ -65,8 +65,13 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   if (fresh == 0) return;
 
   corpus::Entry best = values;
-  if (!opts_.minimize_time.is_zero()) {
-    std::uint64_t granted = reserve(core::kInterestingMinimizeExecs);
+  std::uint64_t share;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    share = minimize_budget_.grant(execs_done_);
+  }
+  if (!opts_.minimize_time.is_zero() && share != 0) {
+    std::uint64_t granted = reserve(share);
     if (granted > 1) {
       MinimizeLimits limits;
       limits.deadline = Clock::now() + milliseconds(core::kInterestingMinimizeMillis);

@@ -513,7 +513,8 @@ class FrontEnd {
     corpus::Entry candidate;
     auto deadline = Clock::now() + std::chrono::milliseconds(core::kInterestingMinimizeMillis);
     // Within -runs too: one execution is kept back for the result's own coverage.
-    std::uint64_t budget = core::kInterestingMinimizeExecs;
+    std::uint64_t budget = minimize_budget_.grant(execs_);
+    if (budget == 0) return found;  // the snapshot area still holds its coverage
     if (o_.runs >= 0) {
       std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - std::min<std::uint64_t>(execs_, o_.runs);
       budget = std::min(budget, left > 0 ? left - 1 : 0);
@@ -533,6 +534,7 @@ class FrontEnd {
       m.report(r == RunResult::Pass && core::covers(shm_.snapshot(), keep.data(), n));
     }
     count_executions(count);
+    minimize_budget_.spent(count);
     if (corpus::same_entry(m.best(), found)) {
       std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
       return found;
@@ -582,6 +584,7 @@ class FrontEnd {
   bool raw_ = true;
   std::uint64_t max_len_ = kDefaultMaxLen;
   core::LengthControl length_control_{0, 0, 0};  // set up after the initial runs
+  core::InterestingMinimizeBudget minimize_budget_;
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;
