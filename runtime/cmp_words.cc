@@ -23,6 +23,24 @@ std::uint64_t decode_int(const std::uint8_t* in, int width, bool big_endian) {
   return v;
 }
 
+// The widths to look for a comparison's operands in: the comparison's own, and each
+// narrower one both operands fit in. A byte or a 16-bit field compared after C's integer
+// promotion (a checksum against the two bytes that carry it, a count byte against its
+// bounds) is a 4- or 8-byte comparison whose operands are 1 or 2 bytes in the input.
+int narrower_widths(std::uint64_t a, std::uint64_t b, int width, int* out) {
+  int n = 0;
+  out[n++] = width;
+  for (int w = width / 2; w >= 1; w /= 2) {
+    if ((a >> (8 * w)) != 0 || (b >> (8 * w)) != 0) break;
+    out[n++] = w;
+  }
+  return n;
+}
+
+std::uint64_t width_mask(int width) {
+  return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1;
+}
+
 // The position of `needle` in `data`, searching from a random starting point (and wrapping)
 // so that repeated occurrences all get their turn; SIZE_MAX if absent.
 std::size_t find_from(const std::uint8_t* data, std::size_t len, const std::uint8_t* needle, std::size_t n,
@@ -115,18 +133,23 @@ bool CmpWords::replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, 
   if (variant == 0) to += 1;
   if (variant == 1) to -= 1;
   bool big_endian_first = rng.coin();
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    bool big_endian = attempt == 0 ? big_endian_first : !big_endian_first;
-    if (width == 1 && attempt == 1) break;
-    std::uint8_t needle[8];
-    encode_int(from, width, big_endian, needle);
-    std::size_t pos = find_from(data, len, needle, static_cast<std::size_t>(width), rng);
-    if (pos == SIZE_MAX) continue;
-    encode_int(to, width, big_endian, scratch_);
-    *out = Replacement{pos, static_cast<std::size_t>(width),
-                       std::string_view(reinterpret_cast<const char*>(scratch_), static_cast<std::size_t>(width))};
-    note_used(out->bytes);
-    return true;
+  int widths[4];
+  int n_widths = narrower_widths(from & width_mask(width), to & width_mask(width), width, widths);
+  for (int wi = 0; wi < n_widths; ++wi) {
+    int w = widths[wi];
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      bool big_endian = attempt == 0 ? big_endian_first : !big_endian_first;
+      if (w == 1 && attempt == 1) break;
+      std::uint8_t needle[8];
+      encode_int(from, w, big_endian, needle);
+      std::size_t pos = find_from(data, len, needle, static_cast<std::size_t>(w), rng);
+      if (pos == SIZE_MAX) continue;
+      encode_int(to, w, big_endian, scratch_);
+      *out = Replacement{pos, static_cast<std::size_t>(w),
+                         std::string_view(reinterpret_cast<const char*>(scratch_), static_cast<std::size_t>(w))};
+      note_used(out->bytes);
+      return true;
+    }
   }
   // Neither byte order: the operand may have been parsed from decimal text.
   core::DecimalRun run;
@@ -202,7 +225,7 @@ bool CmpWords::position_after_match(const std::uint8_t* data, std::size_t len, c
 }
 
 bool CmpWords::integer_for(std::uint64_t current, int width_bytes, core::Pcg& rng, std::uint64_t* out) const {
-  std::uint64_t mask = width_bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width_bytes)) - 1;
+  std::uint64_t mask = width_mask(width_bytes);
   // Best: a comparison of this very value; else any operand of the same width.
   const CmpTable& t = rng.coin() ? base_ : table_;
   std::size_t n = t.recent_int_count();
@@ -262,17 +285,22 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
       for (int side = 0; side < 2; ++side) {
         std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
         if (is_bytes) {
-          for (std::uint64_t t : {to, to + 1, to - 1}) {
-            for (bool big_endian : {false, true}) {
-              if (c.width == 1 && big_endian) continue;
-              std::uint8_t f[8], r[8];
-              encode_int(from, c.width, big_endian, f);
-              encode_int(t, c.width, big_endian, r);
-              replace_all(v, data, slot.len, f, c.width, r, c.width);
+          int widths[4];
+          int n_widths = narrower_widths(from & width_mask(c.width), to & width_mask(c.width), c.width, widths);
+          for (int wi = 0; wi < n_widths; ++wi) {
+            int w = widths[wi];
+            for (std::uint64_t t : {to, to + 1, to - 1}) {
+              for (bool big_endian : {false, true}) {
+                if (w == 1 && big_endian) continue;
+                std::uint8_t f[8], r[8];
+                encode_int(from, w, big_endian, f);
+                encode_int(t, w, big_endian, r);
+                replace_all(v, data, slot.len, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w));
+              }
             }
           }
         } else {
-          std::uint64_t mask = c.width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * c.width)) - 1;
+          std::uint64_t mask = width_mask(c.width);
           if ((slot.bits & mask) != (from & mask)) continue;
           std::uint8_t r[8];
           encode_int(to, 8, false, r);

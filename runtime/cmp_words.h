@@ -6,7 +6,9 @@
 // - Input-to-state replacements: the comparisons the base input of this call made (run
 //   once, unmutated, at the start of the call) and the recent ones. When the input holds
 //   one operand of a comparison, that operand is replaced by the other (both byte orders
-//   for integers, and +-1 for ordering comparisons), which turns a 2^32 or 2^64 guess into
+//   for integers, also in each narrower width both operands fit in, as for a 16-bit field
+//   compared after C's integer promotion, and +-1 for ordering comparisons), which turns a
+//   2^32 or 2^64 guess into
 //   one step: REDQUEEN's input-to-state correspondence, libFuzzer's table of recent
 //   compares. An integer operand is also looked for as decimal text (a number the target
 //   parsed before comparing) and replaced by the other operand's digits. The base input's

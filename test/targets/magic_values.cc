@@ -85,6 +85,23 @@ CFUZZ_TEST(FuzzOffsetFields, f) {
 
 // Numbers parsed from text: the comparisons see the parsed values, never bytes of the
 // input, so the digits that spell one operand must be rewritten to spell the other.
+// Two 16-bit checksums of the rest of the input, carried big-endian in its first four
+// bytes and compared after C's integer promotion: 32-bit comparisons whose operands are
+// only 2 bytes each in the input (2^32 tries for blind mutation).
+CFUZZ_TEST(FuzzPromotedChecksum, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() < 8) return;
+    std::uint16_t sum = 0x5a5a, product = 1;
+    for (std::size_t i = 4; i < d.size(); ++i) {
+      sum = static_cast<std::uint16_t>(((sum << 3) | (sum >> 13)) + d[i]);
+      product = static_cast<std::uint16_t>(product * 31 + d[i]);
+    }
+    if (static_cast<std::uint16_t>(d[0] << 8 | d[1]) != sum) return;
+    if (static_cast<std::uint16_t>(d[2] << 8 | d[3]) != product) return;
+    std::abort();
+  });
+}
+
 CFUZZ_TEST(FuzzDecimalFields, f) {
   f.add(std::string("w=1 h=1"));
   f.fuzz([](cfuzz::T&, const std::string& s) {
