@@ -8,9 +8,8 @@
 //   one operand of a comparison, that operand is replaced by the other (both byte orders
 //   for integers, also in each narrower width both operands fit in, as for a 16-bit field
 //   compared after C's integer promotion, and +-1 for ordering comparisons), which turns a
-//   2^32 or 2^64 guess into
-//   one step: REDQUEEN's input-to-state correspondence, libFuzzer's table of recent
-//   compares. An integer operand is also looked for as decimal text (a number the target
+//   2^32 or 2^64 guess into one step: REDQUEEN's input-to-state correspondence, libFuzzer's
+//   table of recent compares. An integer operand is also looked for as decimal text (a number the target
 //   parsed before comparing) and replaced by the other operand's digits. The base input's
 //   own comparisons matter most: every mutation chain starts from it, so its operands are
 //   where they were recorded.
