@@ -8,9 +8,7 @@ namespace {
 
 constexpr std::size_t kMaxDigits = 18;
 
-bool is_digit(std::uint8_t c) {
-  return c >= '0' && c <= '9';
-}
+bool is_digit(std::uint8_t c) { return c >= '0' && c <= '9'; }
 
 // The operand's low `width` bytes read as signed: sign-extended to 64 bits.
 std::int64_t signed_value(std::uint64_t value, int width) {

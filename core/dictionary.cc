@@ -83,9 +83,7 @@ bool word_is_address(const std::string& w) {
 }
 
 // Words worth keeping: two bytes at least (one byte is what random mutation tries anyway).
-bool keepable(const std::string& w) {
-  return w.size() >= 2 && !word_is_address(w);
-}
+bool keepable(const std::string& w) { return w.size() >= 2 && !word_is_address(w); }
 
 }  // namespace
 

@@ -6,24 +6,15 @@ namespace cfuzz::core {
 
 std::string_view failure_kind_name(FailureKind k) {
   switch (k) {
-    case FailureKind::None:
-      return "none";
-    case FailureKind::Returned:
-      return "failure";
-    case FailureKind::Exception:
-      return "exception";
-    case FailureKind::Signal:
-      return "signal";
-    case FailureKind::Sanitizer:
-      return "sanitizer";
-    case FailureKind::Exit:
-      return "exit";
-    case FailureKind::Timeout:
-      return "timeout";
-    case FailureKind::OutOfMemory:
-      return "out-of-memory";
-    case FailureKind::RpcCorrupted:
-      return "rpc-corrupted";
+    case FailureKind::None: return "none";
+    case FailureKind::Returned: return "failure";
+    case FailureKind::Exception: return "exception";
+    case FailureKind::Signal: return "signal";
+    case FailureKind::Sanitizer: return "sanitizer";
+    case FailureKind::Exit: return "exit";
+    case FailureKind::Timeout: return "timeout";
+    case FailureKind::OutOfMemory: return "out-of-memory";
+    case FailureKind::RpcCorrupted: return "rpc-corrupted";
   }
   return "unknown";
 }
@@ -104,22 +95,17 @@ std::string failure_summary(const FailureRecord& r, bool with_site) {
   std::string message(r.message);
   if (auto nl = message.find('\n'); nl != std::string::npos) message.resize(nl);
   switch (kind) {
-    case FailureKind::None:
-      return "no failure";
+    case FailureKind::None: return "no failure";
     case FailureKind::Returned:  // the message's lines already start with "file.cc:12: "
       return message.empty() ? std::string(r.site) : message;
     case FailureKind::Exception:
       return "uncaught exception " + std::string(r.detail) + (message.empty() ? "" : ": " + message);
-    case FailureKind::Signal:
-      return "deadly signal " + std::string(r.detail) + site;
-    case FailureKind::Sanitizer:
-      return std::string(r.detail) + site;
-    case FailureKind::Exit:
-      return "target called exit(" + std::to_string(r.exit_code) + ")";
+    case FailureKind::Signal: return "deadly signal " + std::string(r.detail) + site;
+    case FailureKind::Sanitizer: return std::string(r.detail) + site;
+    case FailureKind::Exit: return "target called exit(" + std::to_string(r.exit_code) + ")";
     case FailureKind::Timeout:
     case FailureKind::OutOfMemory:
-    case FailureKind::RpcCorrupted:
-      return message.empty() ? std::string(r.detail) : message;
+    case FailureKind::RpcCorrupted: return message.empty() ? std::string(r.detail) : message;
   }
   return message;
 }

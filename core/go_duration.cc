@@ -32,20 +32,13 @@ std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view s) {
     while (u < s.size() && !(s[u] >= '0' && s[u] <= '9') && s[u] != '.') ++u;
     std::string_view unit = s.substr(i, u - i);
     long double ns;
-    if (unit == "ns")
-      ns = 1;
-    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs")
-      ns = 1e3L;
-    else if (unit == "ms")
-      ns = 1e6L;
-    else if (unit == "s")
-      ns = 1e9L;
-    else if (unit == "m")
-      ns = 60e9L;
-    else if (unit == "h")
-      ns = 3600e9L;
-    else
-      return std::nullopt;
+    if (unit == "ns") ns = 1;
+    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") ns = 1e3L;
+    else if (unit == "ms") ns = 1e6L;
+    else if (unit == "s") ns = 1e9L;
+    else if (unit == "m") ns = 60e9L;
+    else if (unit == "h") ns = 3600e9L;
+    else return std::nullopt;
     total += value * ns;
     s.remove_prefix(u);
   }

@@ -36,28 +36,17 @@ std::uint64_t scalar_bits(const corpus::Value& v) {
 
 corpus::Value scalar_from_bits(Type t, std::uint64_t bits) {
   switch (t) {
-    case Type::Bool:
-      return bits != 0;
-    case Type::Byte:
-      return static_cast<std::uint8_t>(bits);
-    case Type::Rune:
-      return static_cast<std::int32_t>(bits);
-    case Type::Int:
-      return static_cast<corpus::GoInt>(bits);
-    case Type::Int8:
-      return static_cast<std::int8_t>(bits);
-    case Type::Int16:
-      return static_cast<std::int16_t>(bits);
-    case Type::Int64:
-      return static_cast<std::int64_t>(bits);
-    case Type::Uint:
-      return static_cast<corpus::GoUint>(bits);
-    case Type::Uint16:
-      return static_cast<std::uint16_t>(bits);
-    case Type::Uint32:
-      return static_cast<std::uint32_t>(bits);
-    case Type::Uint64:
-      return static_cast<std::uint64_t>(bits);
+    case Type::Bool: return bits != 0;
+    case Type::Byte: return static_cast<std::uint8_t>(bits);
+    case Type::Rune: return static_cast<std::int32_t>(bits);
+    case Type::Int: return static_cast<corpus::GoInt>(bits);
+    case Type::Int8: return static_cast<std::int8_t>(bits);
+    case Type::Int16: return static_cast<std::int16_t>(bits);
+    case Type::Int64: return static_cast<std::int64_t>(bits);
+    case Type::Uint: return static_cast<corpus::GoUint>(bits);
+    case Type::Uint16: return static_cast<std::uint16_t>(bits);
+    case Type::Uint32: return static_cast<std::uint32_t>(bits);
+    case Type::Uint64: return static_cast<std::uint64_t>(bits);
     case Type::Float32: {
       auto b = static_cast<std::uint32_t>(bits);
       float f;
@@ -69,10 +58,8 @@ corpus::Value scalar_from_bits(Type t, std::uint64_t bits) {
       std::memcpy(&d, &bits, sizeof d);
       return d;
     }
-    case Type::Bytes:
-      return corpus::Bytes{};
-    case Type::String:
-      return std::string{};
+    case Type::Bytes: return corpus::Bytes{};
+    case Type::String: return std::string{};
   }
   throw std::invalid_argument("unknown value type");
 }

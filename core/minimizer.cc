@@ -157,18 +157,13 @@ void Minimizer::next_stage() {
         state_.stage = kRemoveChunk;
         state_.a = highest_power_of_two_below(bytes_of(v).size() / 2);
         return;
-      case kRemoveChunk:
-        state_.stage = kRemoveUnit;
-        return;
+      case kRemoveChunk: state_.stage = kRemoveUnit; return;
       case kRemoveUnit:
         state_.stage = kRemoveRange;
         state_.b = bytes_of(v).size();
         return;
-      case kRemoveRange:
-        state_.stage = kPrintable;
-        return;
-      default:
-        break;
+      case kRemoveRange: state_.stage = kPrintable; return;
+      default: break;
     }
   } else if (state_.stage < kNumZero) {
     state_.stage = kNumZero;
@@ -331,9 +326,7 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
         c[i] = kPrintableChars[state_.b];
         return make([&](corpus::Value& x) { set_bytes(x, c); });
       }
-      default:
-        next_stage();
-        return false;
+      default: next_stage(); return false;
     }
   }
 
@@ -397,9 +390,7 @@ bool Minimizer::candidate_for_state(corpus::Entry* out) {
         });
       });
     }
-    default:
-      next_stage();
-      return false;
+    default: next_stage(); return false;
   }
 }
 
@@ -442,9 +433,7 @@ void Minimizer::advance(bool qualified) {
         ++state_.b;
       }
       break;
-    case kNumZero:
-      next_stage();
-      break;
+    case kNumZero: next_stage(); break;
     case kNumHalve:
       if (!qualified) next_stage();
       break;
@@ -455,8 +444,7 @@ void Minimizer::advance(bool qualified) {
         next_stage();
       }
       break;
-    default:
-      break;
+    default: break;
   }
 }
 

@@ -34,9 +34,7 @@ std::uint64_t choose_len(Pcg& r, std::uint64_t n) {
 // A chunk to copy or repeat: half the time as choose_len, half uniformly up to n, as
 // libFuzzer draws CopyPart and InsertRepeatedBytes. A run or a counter that must reach N
 // then grows by whole stretches rather than eight bytes at a time.
-std::uint64_t choose_long_len(Pcg& r, std::uint64_t n) {
-  return r.coin() ? choose_len(r, n) : r.range(1, n);
-}
+std::uint64_t choose_long_len(Pcg& r, std::uint64_t n) { return r.coin() ? choose_len(r, n) : r.range(1, n); }
 
 std::uint64_t interesting_value(Pcg& r, int width) {
   // Any of the tables up to the width, as AFL does (16-bit includes the 8-bit values...).
@@ -63,9 +61,7 @@ std::uint64_t load_le(const std::uint8_t* p, int width) {
   return v;
 }
 
-void store_le(std::uint8_t* p, std::uint64_t v, int width) {
-  std::memcpy(p, &v, static_cast<std::size_t>(width));
-}
+void store_le(std::uint8_t* p, std::uint64_t v, int width) { std::memcpy(p, &v, static_cast<std::size_t>(width)); }
 
 std::uint64_t byte_swap(std::uint64_t v, int width) {
   std::uint64_t out = 0;
@@ -73,9 +69,7 @@ std::uint64_t byte_swap(std::uint64_t v, int width) {
   return out;
 }
 
-std::uint64_t width_mask(int width) {
-  return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1;
-}
+std::uint64_t width_mask(int width) { return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1; }
 
 // State shared by the byte operators of one mutation.
 struct ByteContext {
@@ -92,9 +86,7 @@ struct ByteContext {
 // Where to insert into a value of n bytes: anywhere, but the end a quarter of the time.
 // Minimized corpus entries are exactly as long as the coverage they hold needs, so the next
 // step often needs a byte past the end, where a parser reads next.
-std::uint64_t insert_position(Pcg& r, std::uint64_t n) {
-  return r.below(4) == 0 ? n : r.below(n + 1);
-}
+std::uint64_t insert_position(Pcg& r, std::uint64_t n) { return r.below(4) == 0 ? n : r.below(n + 1); }
 
 void insert_gap(ByteContext& c, std::uint64_t pos, std::uint64_t k) {
   std::memmove(c.d + pos + k, c.d + pos, c.n - pos);
@@ -283,21 +275,11 @@ bool ascii_number(ByteContext& c) {
   char text[48];
   int len;
   switch (c.r.below(8)) {
-    case 0:
-      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) + 1);
-      break;
-    case 1:
-      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) - 1);
-      break;
-    case 2:
-      len = std::snprintf(text, sizeof text, "%lld", -static_cast<long long>(v));
-      break;
-    case 3:
-      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) * 2);
-      break;
-    case 4:
-      len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) / 2);
-      break;
+    case 0: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) + 1); break;
+    case 1: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) - 1); break;
+    case 2: len = std::snprintf(text, sizeof text, "%lld", -static_cast<long long>(v)); break;
+    case 3: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) * 2); break;
+    case 4: len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v) / 2); break;
     case 5:
       len = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(c.r.next64() >> c.r.below(64)));
       break;
@@ -365,9 +347,7 @@ bool insert_after_match(ByteContext& c) {
       what = std::string_view(text, static_cast<std::size_t>(n));
       break;
     }
-    case 1:
-      what = c.words->pick_word(c.r);
-      break;
+    case 1: what = c.words->pick_word(c.r); break;
     default: {
       std::uint64_t k = std::min<std::uint64_t>(1 + c.r.below(8), sizeof text);
       for (std::uint64_t i = 0; i < k; ++i) text[i] = static_cast<char>(c.r.below(256));
@@ -382,51 +362,28 @@ bool insert_after_match(ByteContext& c) {
 }
 
 using ByteOp = bool (*)(ByteContext&);
+// clang-format off
 constexpr ByteOp kByteOps[] = {
-    erase_bytes,
-    insert_random_bytes,
-    duplicate_bytes,
-    overwrite_bytes,
-    bit_flip,
-    xor_byte,
-    set_byte,
-    swap_byte,
-    arithmetic<1>,
-    arithmetic<2>,
-    arithmetic<4>,
-    arithmetic<8>,
-    interesting<1>,
-    interesting<2>,
-    interesting<4>,
-    interesting<8>,
-    insert_constant_bytes,
-    overwrite_constant_bytes,
-    shuffle_bytes,
-    swap_chunks,
-    splice_insert,
-    splice_overwrite,
-    splice_tail,
-    word_insert,
-    word_overwrite,
-    word_replace_operand,
-    word_replace_operand,
-    ascii_number,
-    insert_after_match,
+    erase_bytes,         insert_random_bytes,   duplicate_bytes,       overwrite_bytes,
+    bit_flip,            xor_byte,              set_byte,              swap_byte,
+    arithmetic<1>,       arithmetic<2>,         arithmetic<4>,         arithmetic<8>,
+    interesting<1>,      interesting<2>,        interesting<4>,        interesting<8>,
+    insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
+    splice_insert,       splice_overwrite,      splice_tail,
+    word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
+    ascii_number,        insert_after_match,
 };
+// clang-format on
 
 int type_width(Type t) {
   switch (t) {
     case Type::Byte:
-    case Type::Int8:
-      return 1;
+    case Type::Int8: return 1;
     case Type::Int16:
-    case Type::Uint16:
-      return 2;
+    case Type::Uint16: return 2;
     case Type::Rune:
-    case Type::Uint32:
-      return 4;
-    default:
-      return 8;
+    case Type::Uint32: return 4;
+    default: return 8;
   }
 }
 
@@ -470,12 +427,9 @@ std::uint64_t mutate_integer(std::uint64_t bits, Type t, Pcg& r, const WordSourc
       if (up && bits > max - delta) return bits;
       return up ? bits + delta : bits - delta;
     }
-    case 4:
-      return normalize(interesting_value(r, w), w, sgn);
-    case 5:
-      return normalize(bits ^ (std::uint64_t{1} << r.below(8 * static_cast<unsigned>(w))), w, sgn);
-    case 6:
-      return normalize(r.next64(), w, sgn);
+    case 4: return normalize(interesting_value(r, w), w, sgn);
+    case 5: return normalize(bits ^ (std::uint64_t{1} << r.below(8 * static_cast<unsigned>(w))), w, sgn);
+    case 6: return normalize(r.next64(), w, sgn);
     case 7:
       // Negation in unsigned arithmetic: defined for the most negative value too.
       return normalize(sgn ? std::uint64_t{0} - bits : byte_swap(bits, w), w, sgn);
@@ -519,13 +473,9 @@ Bits mutate_float(Bits bits, Pcg& r) {
       f = std::isinf(v) && !std::isinf(f) ? f : v;
       break;
     }
-    case 3:
-      f = f / static_cast<F>(1 + r.below(10));
-      break;
+    case 3: f = f / static_cast<F>(1 + r.below(10)); break;
     case 4:
-    case 5:
-      f = special_float<F>(r);
-      break;
+    case 5: f = special_float<F>(r); break;
     case 6: {
       Bits b;
       std::memcpy(&b, &f, sizeof b);
@@ -533,12 +483,8 @@ Bits mutate_float(Bits bits, Pcg& r) {
       std::memcpy(&f, &b, sizeof f);
       break;
     }
-    case 7:
-      f = -f;
-      break;
-    default:
-      f = static_cast<F>(static_cast<std::int64_t>(r.below(2001)) - 1000);
-      break;
+    case 7: f = -f; break;
+    default: f = static_cast<F>(static_cast<std::int64_t>(r.below(2001)) - 1000); break;
   }
   Bits out;
   std::memcpy(&out, &f, sizeof out);
@@ -547,9 +493,7 @@ Bits mutate_float(Bits bits, Pcg& r) {
 
 }  // namespace
 
-Mutator::Mutator(std::size_t max_len) : max_len_(max_len) {
-  scratch_.resize(max_len_ + 1);
-}
+Mutator::Mutator(std::size_t max_len) : max_len_(max_len) { scratch_.resize(max_len_ + 1); }
 
 void Mutator::set_max_len(std::size_t max_len) {
   max_len_ = max_len;
@@ -598,18 +542,12 @@ bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
     }
-    case Type::Bool:
-      slot.bits ^= 1;
-      break;
+    case Type::Bool: slot.bits ^= 1; break;
     case Type::Float32:
       slot.bits = mutate_float<float, std::uint32_t>(static_cast<std::uint32_t>(slot.bits), rng);
       break;
-    case Type::Float64:
-      slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng);
-      break;
-    default:
-      slot.bits = mutate_integer(slot.bits, type, rng, words_);
-      break;
+    case Type::Float64: slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng); break;
+    default: slot.bits = mutate_integer(slot.bits, type, rng, words_); break;
   }
   return false;
 }

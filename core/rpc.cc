@@ -20,9 +20,7 @@ void get_opt(const json& j, const char* key, T& out) {
 
 }  // namespace
 
-void to_json(json& j, const PingParams&) {
-  j = json::object();
-}
+void to_json(json& j, const PingParams&) { j = json::object(); }
 void from_json(const json&, PingParams&) {}
 
 void to_json(json& j, const PingResult& v) {
@@ -98,9 +96,7 @@ std::string from_hex(std::string_view hex) {
   return out;
 }
 
-void to_json(json& j, const ExecParams&) {
-  j = json::object();
-}
+void to_json(json& j, const ExecParams&) { j = json::object(); }
 void from_json(const json&, ExecParams&) {}
 
 void to_json(json& j, const ExecResult& v) {

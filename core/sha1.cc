@@ -6,9 +6,7 @@ namespace cfuzz::core {
 
 namespace {
 
-std::uint32_t rotl(std::uint32_t x, int n) {
-  return (x << n) | (x >> (32 - n));
-}
+std::uint32_t rotl(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
 
 void compress(std::uint32_t h[5], const std::uint8_t block[64]) {
   std::uint32_t w[80];

@@ -7,9 +7,7 @@ namespace cfuzz::core {
 namespace {
 
 constexpr std::uint64_t kAlign = 4096;
-constexpr std::uint64_t align_up(std::uint64_t v) {
-  return (v + kAlign - 1) / kAlign * kAlign;
-}
+constexpr std::uint64_t align_up(std::uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 }  // namespace
 

@@ -67,11 +67,7 @@ std::string format_float(F v) {
 
 }  // namespace
 
-std::string go_format_float64(double v) {
-  return format_float(v);
-}
-std::string go_format_float32(float v) {
-  return format_float(v);
-}
+std::string go_format_float64(double v) { return format_float(v); }
+std::string go_format_float32(float v) { return format_float(v); }
 
 }  // namespace cfuzz::corpus

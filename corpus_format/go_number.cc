@@ -12,15 +12,9 @@ namespace cfuzz::corpus {
 namespace {
 
 // ASCII letters to lower case; every other byte maps outside 'a'..'z'.
-char lower(char c) {
-  return static_cast<char>(c | 0x20);
-}
-bool is_decimal(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex_letter(char c) {
-  return lower(c) >= 'a' && lower(c) <= 'f';
-}
+char lower(char c) { return static_cast<char>(c | 0x20); }
+bool is_decimal(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_letter(char c) { return lower(c) >= 'a' && lower(c) <= 'f'; }
 
 }  // namespace
 
@@ -318,11 +312,7 @@ Parsed<F> parse_float(std::string_view s) {
 
 }  // namespace
 
-Parsed<double> go_parse_float64(std::string_view s) {
-  return parse_float<double>(s);
-}
-Parsed<float> go_parse_float32(std::string_view s) {
-  return parse_float<float>(s);
-}
+Parsed<double> go_parse_float64(std::string_view s) { return parse_float<double>(s); }
+Parsed<float> go_parse_float32(std::string_view s) { return parse_float<float>(s); }
 
 }  // namespace cfuzz::corpus

@@ -28,29 +28,14 @@ void append_escaped_rune(std::string& out, char32_t r, char quote) {
     return;
   }
   switch (r) {
-    case '\a':
-      out += "\\a";
-      return;
-    case '\b':
-      out += "\\b";
-      return;
-    case '\f':
-      out += "\\f";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    case '\v':
-      out += "\\v";
-      return;
-    default:
-      break;
+    case '\a': out += "\\a"; return;
+    case '\b': out += "\\b"; return;
+    case '\f': out += "\\f"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    case '\v': out += "\\v"; return;
+    default: break;
   }
   if (r < ' ' || r == 0x7F) {
     out += "\\x";
@@ -141,22 +126,14 @@ std::optional<UnquotedChar> go_unquote_char(std::string_view s, char quote) {
   s.remove_prefix(2);
   auto simple = [&](char32_t v) { return UnquotedChar{v, false, s}; };
   switch (e) {
-    case 'a':
-      return simple('\a');
-    case 'b':
-      return simple('\b');
-    case 'f':
-      return simple('\f');
-    case 'n':
-      return simple('\n');
-    case 'r':
-      return simple('\r');
-    case 't':
-      return simple('\t');
-    case 'v':
-      return simple('\v');
-    case '\\':
-      return simple('\\');
+    case 'a': return simple('\a');
+    case 'b': return simple('\b');
+    case 'f': return simple('\f');
+    case 'n': return simple('\n');
+    case 'r': return simple('\r');
+    case 't': return simple('\t');
+    case 'v': return simple('\v');
+    case '\\': return simple('\\');
     case '\'':
     case '"':
       // Each quote may only be escaped inside literals it delimits.
@@ -197,8 +174,7 @@ std::optional<UnquotedChar> go_unquote_char(std::string_view s, char quote) {
       if (v > 255) return std::nullopt;
       return UnquotedChar{v, false, s};
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 

@@ -4,9 +4,7 @@ namespace cfuzz::corpus {
 
 namespace {
 
-bool is_continuation(unsigned char b) {
-  return (b & 0xC0) == 0x80;
-}
+bool is_continuation(unsigned char b) { return (b & 0xC0) == 0x80; }
 
 }  // namespace
 
@@ -65,9 +63,7 @@ DecodedRune decode_last_rune(std::string_view s) {
   return d;
 }
 
-bool valid_rune(char32_t r) {
-  return r <= kMaxRune && !(r >= 0xD800 && r <= 0xDFFF);
-}
+bool valid_rune(char32_t r) { return r <= kMaxRune && !(r >= 0xD800 && r <= 0xDFFF); }
 
 void append_rune(std::string& out, char32_t r) {
   if (!valid_rune(r)) r = kRuneError;
@@ -103,10 +99,8 @@ bool go_is_space(char32_t r) {
     case 0x2029:
     case 0x202F:
     case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return r >= 0x2000 && r <= 0x200A;
+    case 0x3000: return true;
+    default: return r >= 0x2000 && r <= 0x200A;
   }
 }
 

@@ -11,18 +11,10 @@ namespace {
 constexpr int kEnd = -1;
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
-char lower(int c) {
-  return static_cast<char>(c | 0x20);
-}
-bool is_decimal(int c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex(int c) {
-  return is_decimal(c) || (lower(c) >= 'a' && lower(c) <= 'f');
-}
-bool is_ascii_letter(int c) {
-  return (lower(c) >= 'a' && lower(c) <= 'z') || c == '_';
-}
+char lower(int c) { return static_cast<char>(c | 0x20); }
+bool is_decimal(int c) { return c >= '0' && c <= '9'; }
+bool is_hex(int c) { return is_decimal(c) || (lower(c) >= 'a' && lower(c) <= 'f'); }
+bool is_ascii_letter(int c) { return (lower(c) >= 'a' && lower(c) <= 'z') || c == '_'; }
 
 std::string describe_rune(char32_t r) {
   char buf[32];
@@ -126,21 +118,11 @@ class Scanner {
           }
           if (cur() == '=') ++pos_;
           break;
-        case '(':
-          kind = TokenKind::LParen;
-          break;
-        case ')':
-          kind = TokenKind::RParen;
-          break;
-        case '[':
-          kind = TokenKind::LBrack;
-          break;
-        case ']':
-          kind = TokenKind::RBrack;
-          break;
-        case ',':
-          kind = TokenKind::Comma;
-          break;
+        case '(': kind = TokenKind::LParen; break;
+        case ')': kind = TokenKind::RParen; break;
+        case '[': kind = TokenKind::LBrack; break;
+        case ']': kind = TokenKind::RBrack; break;
+        case ',': kind = TokenKind::Comma; break;
         case '.':
           if (cur() == '.' && peek() == '.') {
             pos_ += 2;
@@ -188,9 +170,7 @@ class Scanner {
             kind = TokenKind::And;
           }
           break;
-        case '~':
-          kind = TokenKind::Tilde;
-          break;
+        case '~': kind = TokenKind::Tilde; break;
         case '<':
           if (cur() == '-') {
             ++pos_;
@@ -217,11 +197,8 @@ class Scanner {
           break;
         case ';':
         case '{':
-        case '}':
-          break;
-        default:
-          fail(start, "unexpected character " + describe_char(c));
-          return;
+        case '}': break;
+        default: fail(start, "unexpected character " + describe_char(c)); return;
       }
     }
     if (error_) return;
@@ -256,15 +233,11 @@ class Scanner {
 
   static std::string_view literal_name(char prefix) {
     switch (prefix) {
-      case 'x':
-        return "hexadecimal literal";
+      case 'x': return "hexadecimal literal";
       case 'o':
-      case '0':
-        return "octal literal";
-      case 'b':
-        return "binary literal";
-      default:
-        return "decimal literal";
+      case '0': return "octal literal";
+      case 'b': return "binary literal";
+      default: return "decimal literal";
     }
   }
 
@@ -507,54 +480,31 @@ class Scanner {
 
 }  // namespace
 
-ScanResult scan_line(std::string_view line) {
-  return Scanner(line).run();
-}
+ScanResult scan_line(std::string_view line) { return Scanner(line).run(); }
 
 std::string_view describe_token_kind(TokenKind kind) {
   switch (kind) {
-    case TokenKind::Ident:
-      return "identifier";
-    case TokenKind::Int:
-      return "integer literal";
-    case TokenKind::Float:
-      return "floating-point literal";
-    case TokenKind::Imag:
-      return "imaginary literal";
-    case TokenKind::Char:
-      return "rune literal";
-    case TokenKind::String:
-      return "string literal";
-    case TokenKind::LParen:
-      return "'('";
-    case TokenKind::RParen:
-      return "')'";
-    case TokenKind::LBrack:
-      return "'['";
-    case TokenKind::RBrack:
-      return "']'";
-    case TokenKind::Comma:
-      return "','";
-    case TokenKind::Period:
-      return "'.'";
-    case TokenKind::Ellipsis:
-      return "'...'";
-    case TokenKind::Add:
-      return "'+'";
-    case TokenKind::Sub:
-      return "'-'";
-    case TokenKind::Not:
-      return "'!'";
-    case TokenKind::Xor:
-      return "'^'";
-    case TokenKind::And:
-      return "'&'";
-    case TokenKind::Tilde:
-      return "'~'";
-    case TokenKind::Arrow:
-      return "'<-'";
-    case TokenKind::Other:
-      return "operator";
+    case TokenKind::Ident: return "identifier";
+    case TokenKind::Int: return "integer literal";
+    case TokenKind::Float: return "floating-point literal";
+    case TokenKind::Imag: return "imaginary literal";
+    case TokenKind::Char: return "rune literal";
+    case TokenKind::String: return "string literal";
+    case TokenKind::LParen: return "'('";
+    case TokenKind::RParen: return "')'";
+    case TokenKind::LBrack: return "'['";
+    case TokenKind::RBrack: return "']'";
+    case TokenKind::Comma: return "','";
+    case TokenKind::Period: return "'.'";
+    case TokenKind::Ellipsis: return "'...'";
+    case TokenKind::Add: return "'+'";
+    case TokenKind::Sub: return "'-'";
+    case TokenKind::Not: return "'!'";
+    case TokenKind::Xor: return "'^'";
+    case TokenKind::And: return "'&'";
+    case TokenKind::Tilde: return "'~'";
+    case TokenKind::Arrow: return "'<-'";
+    case TokenKind::Other: return "operator";
   }
   return "token";
 }

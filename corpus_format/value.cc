@@ -16,9 +16,7 @@ constexpr std::array<std::string_view, kTypeCount> kGoTypeNames = {
 
 }  // namespace
 
-std::string_view go_type_name(Type t) {
-  return kGoTypeNames.at(static_cast<std::size_t>(t));
-}
+std::string_view go_type_name(Type t) { return kGoTypeNames.at(static_cast<std::size_t>(t)); }
 
 std::optional<Type> parse_type_name(std::string_view name) {
   if (name == "byte") return Type::Byte;
@@ -31,36 +29,21 @@ std::optional<Type> parse_type_name(std::string_view name) {
 
 Value zero_value(Type t) {
   switch (t) {
-    case Type::Bytes:
-      return Bytes{};
-    case Type::String:
-      return std::string{};
-    case Type::Bool:
-      return false;
-    case Type::Byte:
-      return std::uint8_t{0};
-    case Type::Rune:
-      return std::int32_t{0};
-    case Type::Int:
-      return GoInt{0};
-    case Type::Int8:
-      return std::int8_t{0};
-    case Type::Int16:
-      return std::int16_t{0};
-    case Type::Int64:
-      return std::int64_t{0};
-    case Type::Uint:
-      return GoUint{0};
-    case Type::Uint16:
-      return std::uint16_t{0};
-    case Type::Uint32:
-      return std::uint32_t{0};
-    case Type::Uint64:
-      return std::uint64_t{0};
-    case Type::Float32:
-      return 0.0f;
-    case Type::Float64:
-      return 0.0;
+    case Type::Bytes: return Bytes{};
+    case Type::String: return std::string{};
+    case Type::Bool: return false;
+    case Type::Byte: return std::uint8_t{0};
+    case Type::Rune: return std::int32_t{0};
+    case Type::Int: return GoInt{0};
+    case Type::Int8: return std::int8_t{0};
+    case Type::Int16: return std::int16_t{0};
+    case Type::Int64: return std::int64_t{0};
+    case Type::Uint: return GoUint{0};
+    case Type::Uint16: return std::uint16_t{0};
+    case Type::Uint32: return std::uint32_t{0};
+    case Type::Uint64: return std::uint64_t{0};
+    case Type::Float32: return 0.0f;
+    case Type::Float64: return 0.0;
   }
   return Bytes{};  // unreachable for a valid Type
 }

@@ -47,9 +47,7 @@ static_assert(std::variant_size_v<Value> == kTypeCount);
 // One corpus entry: the values passed to one call of the fuzz function, in parameter order.
 using Entry = std::vector<Value>;
 
-inline Type type_of(const Value& v) {
-  return static_cast<Type>(v.index());
-}
+inline Type type_of(const Value& v) { return static_cast<Type>(v.index()); }
 
 // The name Go prints for the type (`[]byte`, `string`, `uint8`, `int32`, ...): the
 // spelling of %T, used in type-mismatch messages.

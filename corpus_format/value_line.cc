@@ -58,12 +58,9 @@ std::string describe(const Token* t) {
     case TokenKind::Float:
     case TokenKind::Imag:
     case TokenKind::Char:
-    case TokenKind::String:
-      return std::string(describe_token_kind(t->kind)) + " " + show(t->text);
-    case TokenKind::Other:
-      return "'" + std::string(t->text) + "'";
-    default:
-      return std::string(describe_token_kind(t->kind));
+    case TokenKind::String: return std::string(describe_token_kind(t->kind)) + " " + show(t->text);
+    case TokenKind::Other: return "'" + std::string(t->text) + "'";
+    default: return std::string(describe_token_kind(t->kind));
   }
 }
 
@@ -295,28 +292,20 @@ class LineParser {
       const Parsed<std::uint64_t> u = go_parse_uint(val, bits);
       if (!u.ok()) return number_error(type, val, u.status, false);
       switch (bits) {
-        case 8:
-          return ok(static_cast<std::uint8_t>(u.value));
-        case 16:
-          return ok(static_cast<std::uint16_t>(u.value));
-        case 32:
-          return ok(static_cast<std::uint32_t>(u.value));
-        default:
-          return type == "uint" ? ok(static_cast<GoUint>(u.value)) : ok(u.value);
+        case 8: return ok(static_cast<std::uint8_t>(u.value));
+        case 16: return ok(static_cast<std::uint16_t>(u.value));
+        case 32: return ok(static_cast<std::uint32_t>(u.value));
+        default: return type == "uint" ? ok(static_cast<GoUint>(u.value)) : ok(u.value);
       }
     }
     const int bits = type == "int" ? 64 : std::stoi(std::string(type.substr(3)));
     const Parsed<std::int64_t> n = go_parse_int(val, bits);
     if (!n.ok()) return number_error(type, val, n.status, false);
     switch (bits) {
-      case 8:
-        return ok(static_cast<std::int8_t>(n.value));
-      case 16:
-        return ok(static_cast<std::int16_t>(n.value));
-      case 32:
-        return ok(static_cast<std::int32_t>(n.value));
-      default:
-        return type == "int" ? ok(static_cast<GoInt>(n.value)) : ok(n.value);
+      case 8: return ok(static_cast<std::int8_t>(n.value));
+      case 16: return ok(static_cast<std::int16_t>(n.value));
+      case 32: return ok(static_cast<std::int32_t>(n.value));
+      default: return type == "int" ? ok(static_cast<GoInt>(n.value)) : ok(n.value);
     }
   }
 
@@ -417,9 +406,7 @@ std::string hex_bits(U bits) {
 
 }  // namespace
 
-ValueLineResult parse_value_line(std::string_view line) {
-  return LineParser(line).run();
-}
+ValueLineResult parse_value_line(std::string_view line) { return LineParser(line).run(); }
 
 std::string format_value_line(const Value& v) {
   switch (type_of(v)) {
@@ -427,12 +414,9 @@ std::string format_value_line(const Value& v) {
       const Bytes& b = std::get<Bytes>(v);
       return "[]byte(" + go_quote(std::string_view(reinterpret_cast<const char*>(b.data()), b.size())) + ")";
     }
-    case Type::String:
-      return "string(" + go_quote(std::get<std::string>(v)) + ")";
-    case Type::Bool:
-      return std::get<bool>(v) ? "bool(true)" : "bool(false)";
-    case Type::Byte:
-      return "byte(" + go_quote_rune(std::get<std::uint8_t>(v)) + ")";
+    case Type::String: return "string(" + go_quote(std::get<std::string>(v)) + ")";
+    case Type::Bool: return std::get<bool>(v) ? "bool(true)" : "bool(false)";
+    case Type::Byte: return "byte(" + go_quote_rune(std::get<std::uint8_t>(v)) + ")";
     case Type::Rune: {
       // Go writes int32 values that are not valid runes (negative, surrogates, beyond
       // U+10FFFF) as numbers: %q would turn them into U+FFFD (go.dev/issue/51526).
@@ -442,22 +426,14 @@ std::string format_value_line(const Value& v) {
       }
       return "int32(" + std::to_string(r) + ")";
     }
-    case Type::Int:
-      return "int(" + std::to_string(std::get<GoInt>(v)) + ")";
-    case Type::Int8:
-      return "int8(" + std::to_string(std::get<std::int8_t>(v)) + ")";
-    case Type::Int16:
-      return "int16(" + std::to_string(std::get<std::int16_t>(v)) + ")";
-    case Type::Int64:
-      return "int64(" + std::to_string(std::get<std::int64_t>(v)) + ")";
-    case Type::Uint:
-      return "uint(" + std::to_string(std::get<GoUint>(v)) + ")";
-    case Type::Uint16:
-      return "uint16(" + std::to_string(std::get<std::uint16_t>(v)) + ")";
-    case Type::Uint32:
-      return "uint32(" + std::to_string(std::get<std::uint32_t>(v)) + ")";
-    case Type::Uint64:
-      return "uint64(" + std::to_string(std::get<std::uint64_t>(v)) + ")";
+    case Type::Int: return "int(" + std::to_string(std::get<GoInt>(v)) + ")";
+    case Type::Int8: return "int8(" + std::to_string(std::get<std::int8_t>(v)) + ")";
+    case Type::Int16: return "int16(" + std::to_string(std::get<std::int16_t>(v)) + ")";
+    case Type::Int64: return "int64(" + std::to_string(std::get<std::int64_t>(v)) + ")";
+    case Type::Uint: return "uint(" + std::to_string(std::get<GoUint>(v)) + ")";
+    case Type::Uint16: return "uint16(" + std::to_string(std::get<std::uint16_t>(v)) + ")";
+    case Type::Uint32: return "uint32(" + std::to_string(std::get<std::uint32_t>(v)) + ")";
+    case Type::Uint64: return "uint64(" + std::to_string(std::get<std::uint64_t>(v)) + ")";
     case Type::Float32: {
       const float f = std::get<float>(v);
       const auto bits = std::bit_cast<std::uint32_t>(f);

@@ -15,9 +15,7 @@ namespace {
 // tick (NFS servers and some filesystems keep whole seconds).
 constexpr std::chrono::seconds kTimestampSlack{2};
 
-bool same_time(const timespec& a, const timespec& b) {
-  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
+bool same_time(const timespec& a, const timespec& b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
 
 }  // namespace
 

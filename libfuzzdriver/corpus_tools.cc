@@ -44,16 +44,13 @@ bool write_if_changed(const std::filesystem::path& path, std::string_view data) 
 
 std::string v1_type_name(const corpus::Value& v) {
   switch (corpus::type_of(v)) {
-    case Type::Bytes:
-      return "[]byte";
-    case Type::Byte:
-      return "byte";
+    case Type::Bytes: return "[]byte";
+    case Type::Byte: return "byte";
     case Type::Rune: {
       const std::int32_t r = std::get<std::int32_t>(v);
       return r >= 0 && r <= 0x10FFFF && !(r >= 0xD800 && r <= 0xDFFF) ? "rune" : "int32";
     }
-    default:
-      return std::string(corpus::go_type_name(corpus::type_of(v)));
+    default: return std::string(corpus::go_type_name(corpus::type_of(v)));
   }
 }
 
@@ -74,10 +71,8 @@ std::string show_value(const corpus::Value& v, const ShowOptions& options) {
       const auto& b = std::get<corpus::Bytes>(v);
       return show_bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), options);
     }
-    case Type::String:
-      return show_bytes(std::get<std::string>(v), options);
-    case Type::Bool:
-      return std::get<bool>(v) ? "true" : "false";
+    case Type::String: return show_bytes(std::get<std::string>(v), options);
+    case Type::Bool: return std::get<bool>(v) ? "true" : "false";
     case Type::Byte: {
       const std::uint8_t b = std::get<std::uint8_t>(v);
       return corpus::go_quote_rune(b) + " (" + std::to_string(b) + ")";
@@ -90,22 +85,14 @@ std::string show_value(const corpus::Value& v, const ShowOptions& options) {
       }
       return std::to_string(r) + " (not a valid Unicode code point)";
     }
-    case Type::Int:
-      return std::to_string(std::get<corpus::GoInt>(v));
-    case Type::Int8:
-      return std::to_string(std::get<std::int8_t>(v));
-    case Type::Int16:
-      return std::to_string(std::get<std::int16_t>(v));
-    case Type::Int64:
-      return std::to_string(std::get<std::int64_t>(v));
-    case Type::Uint:
-      return std::to_string(std::get<corpus::GoUint>(v));
-    case Type::Uint16:
-      return std::to_string(std::get<std::uint16_t>(v));
-    case Type::Uint32:
-      return std::to_string(std::get<std::uint32_t>(v));
-    case Type::Uint64:
-      return std::to_string(std::get<std::uint64_t>(v));
+    case Type::Int: return std::to_string(std::get<corpus::GoInt>(v));
+    case Type::Int8: return std::to_string(std::get<std::int8_t>(v));
+    case Type::Int16: return std::to_string(std::get<std::int16_t>(v));
+    case Type::Int64: return std::to_string(std::get<std::int64_t>(v));
+    case Type::Uint: return std::to_string(std::get<corpus::GoUint>(v));
+    case Type::Uint16: return std::to_string(std::get<std::uint16_t>(v));
+    case Type::Uint32: return std::to_string(std::get<std::uint32_t>(v));
+    case Type::Uint64: return std::to_string(std::get<std::uint64_t>(v));
     case Type::Float32: {
       const float f = std::get<float>(v);
       std::string s = corpus::go_format_float32(f);

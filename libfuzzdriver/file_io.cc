@@ -17,9 +17,7 @@ namespace cfuzz::driver {
 
 namespace {
 
-std::string describe_errno(int err) {
-  return std::strerror(err);
-}
+std::string describe_errno(int err) { return std::strerror(err); }
 
 [[noreturn]] void fail(std::string_view verb, const std::filesystem::path& path, int err) {
   throw FileError("cannot " + std::string(verb) + " " + path.string() + ": " + describe_errno(err));

@@ -65,13 +65,13 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   if (fresh == 0) return;
 
   corpus::Entry best = values;
-  std::uint64_t share;
+  std::uint64_t shrink_budget;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    share = minimize_budget_.grant(execs_done_);
+    shrink_budget = minimize_budget_.grant(execs_done_);
   }
-  if (!opts_.minimize_time.is_zero() && share != 0) {
-    std::uint64_t granted = reserve(share);
+  if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
+    std::uint64_t granted = reserve(shrink_budget);
     if (granted > 1) {
       MinimizeLimits limits;
       limits.deadline = Clock::now() + milliseconds(core::kInterestingMinimizeMillis);
@@ -176,12 +176,9 @@ std::string describe_budget(const MinimizeLimits& limits, std::uint64_t bytes, c
 // failure carries the limit that caught it, so that it fails the same way.
 std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
   switch (static_cast<core::FailureKind>(f.kind)) {
-    case core::FailureKind::Timeout:
-      return " --timeout " + core::format_duration(o.timeout);
-    case core::FailureKind::OutOfMemory:
-      return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
-    default:
-      return "";
+    case core::FailureKind::Timeout: return " --timeout " + core::format_duration(o.timeout);
+    case core::FailureKind::OutOfMemory: return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
+    default: return "";
   }
 }
 

@@ -150,9 +150,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
 
 }  // namespace
 
-std::uint64_t minimize_restart_budget(std::uint64_t bytes) {
-  return 8 + 4 * bytes;
-}
+std::uint64_t minimize_restart_budget(std::uint64_t bytes) { return 8 + 4 * bytes; }
 
 MinimizeOutcome minimize_failure(Worker& worker, const corpus::Entry& input, const core::FailureRecord& target,
                                  const MinimizeLimits& limits) {

@@ -250,8 +250,6 @@ std::pair<int, int> make_pipe() {
   return {fds[0], fds[1]};
 }
 
-void set_nonblocking(int fd) {
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
 }  // namespace cfuzz::driver

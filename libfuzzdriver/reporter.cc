@@ -13,9 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-double seconds(std::chrono::nanoseconds d) {
-  return std::chrono::duration<double>(d).count();
-}
+double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
 std::string indent(const std::string& text, const std::string& pad) {
   std::string out;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/length_control.h"
 #include "libfuzzdriver/budget.h"
 
 namespace cfuzz::driver {
@@ -19,18 +20,18 @@ struct RunOptions {
   // Minimizing a failing input: this budget, and unless `minimize_time_given`, also at most
   // minimize_restart_budget(bytes) worker restarts (findings.cc).
   Budget minimize_time = Budget{std::chrono::seconds(60), std::nullopt};
-  bool minimize_time_given = false;          // --fuzzminimizetime was on the command line
-  int parallel = 0;                          // 0: the number of CPUs
-  std::chrono::milliseconds timeout{10000};  // per input
-  std::uint64_t rss_limit_mb = 2048;         // 0: no limit
-  std::uint64_t max_len = 0;                 // 0: max(4096, largest seed value), at most 1 MiB
-  std::uint64_t len_control = 100;           // core/length_control.h; 0: the limit is max_len at once
-  std::optional<std::uint64_t> seed;         // fixes the PRNG: same seed, corpus, 1 worker = same run
-  std::string cachedir;                      // empty: the default cache location
-  std::string srcdir;                        // where testdata/ lives; empty: as the target decides
-  bool keep_fuzzing = false;                 // go on after a failure, saving each distinct one
-  bool detect_leaks = true;                  // a leak is a failure (targets with LeakSanitizer)
-  bool json = false;                         // JSON lines instead of text
+  bool minimize_time_given = false;                      // --fuzzminimizetime was on the command line
+  int parallel = 0;                                      // 0: the number of CPUs
+  std::chrono::milliseconds timeout{10000};              // per input
+  std::uint64_t rss_limit_mb = 2048;                     // 0: no limit
+  std::uint64_t max_len = 0;                             // 0: max(4096, largest seed value), at most 1 MiB
+  std::uint64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0: the limit is max_len at once
+  std::optional<std::uint64_t> seed;                     // fixes the PRNG: same seed, corpus, 1 worker = same run
+  std::string cachedir;                                  // empty: the default cache location
+  std::string srcdir;                                    // where testdata/ lives; empty: as the target decides
+  bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
+  bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
+  bool json = false;                                     // JSON lines instead of text
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files
 };

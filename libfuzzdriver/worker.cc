@@ -295,9 +295,7 @@ CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& wh
           "the target used " + std::to_string(rss_at_kill_) + " MB of memory, over the " +
               std::to_string(config_.rss_limit_mb) + " MB limit (--rss-limit-mb)");
       break;
-    case KilledFor::Stuck:
-      out.error = "worker stopped answering outside the fuzz function";
-      break;
+    case KilledFor::Stuck: out.error = "worker stopped answering outside the fuzz function"; break;
     case KilledFor::Protocol:
       // Garbage on the response pipe: the target wrote to fd 4, somewhere in this call.
       set(core::FailureKind::RpcCorrupted, "rpc-corrupted", "the target wrote to the RPC descriptor (fd 4): " + why);

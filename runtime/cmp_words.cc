@@ -37,9 +37,7 @@ int narrower_widths(std::uint64_t a, std::uint64_t b, int width, int* out) {
   return n;
 }
 
-std::uint64_t width_mask(int width) {
-  return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1;
-}
+std::uint64_t width_mask(int width) { return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1; }
 
 // The position of `needle` in `data`, searching from a random starting point (and wrapping)
 // so that repeated occurrences all get their turn; SIZE_MAX if absent.

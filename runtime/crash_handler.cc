@@ -146,9 +146,7 @@ void write_stderr_to(int fd, std::string_view s) {
   }
 }
 
-void write_stderr(std::string_view s) {
-  write_stderr_to(2, s);
-}
+void write_stderr(std::string_view s) { write_stderr_to(2, s); }
 
 void add_frame(Text& t, std::uintptr_t pc) {
   const Module* m = module_of(pc);
@@ -169,20 +167,13 @@ bool record_is_empty() {
 
 const char* signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGILL:
-      return "SIGILL";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGTRAP:
-      return "SIGTRAP";
-    default:
-      return "signal";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGTRAP: return "SIGTRAP";
+    default: return "signal";
   }
 }
 
@@ -230,9 +221,7 @@ int announce(const core::FailureRecord& r) {
   return -1;
 }
 
-int exit_status(int announced, int fallback) {
-  return announced >= 0 ? announced : fallback;
-}
+int exit_status(int announced, int fallback) { return announced >= 0 ? announced : fallback; }
 
 }  // namespace
 
@@ -427,9 +416,7 @@ void on_terminate() {
   abort();
 }
 
-void on_exit_hook(int status, void*) {
-  note_exit(status);
-}
+void on_exit_hook(int status, void*) { note_exit(status); }
 
 }  // namespace
 
@@ -532,9 +519,7 @@ void install_crash_handlers() {
 // ThreadSanitizer only prints a race and goes on, unless told to halt; a seed run must fail
 // on the input that raced, and say which it was. (Fuzzing workers get the same setting
 // from the coordinator; TSAN_OPTIONS still overrides it.)
-extern "C" const char* __tsan_default_options() {
-  return "halt_on_error=1";
-}
+extern "C" const char* __tsan_default_options() { return "halt_on_error=1"; }
 
 // _exit() skips the exit hooks: catch it by name so that a seed run still says which seed
 // ended the process (libc's own calls, after exit(), do not come here).
@@ -543,11 +528,7 @@ extern "C" void _exit(int status) {
   syscall(SYS_exit_group, status);
   __builtin_unreachable();
 }
-extern "C" void _Exit(int status) {
-  _exit(status);
-}
+extern "C" void _Exit(int status) { _exit(status); }
 
 // Overrides the weak hook of UndefinedBehaviorSanitizer's runtime, called for each report.
-extern "C" void __ubsan_on_report() {
-  cfuzz::runtime::note_ubsan_report();
-}
+extern "C" void __ubsan_on_report() { cfuzz::runtime::note_ubsan_report(); }

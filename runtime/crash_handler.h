@@ -44,9 +44,7 @@ inline void begin_execution() {
   st.started.store(st.started.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   st.phase->store(1, std::memory_order_relaxed);
 }
-inline void end_execution() {
-  execution_state().phase->store(0, std::memory_order_relaxed);
-}
+inline void end_execution() { execution_state().phase->store(0, std::memory_order_relaxed); }
 
 // Fills the record's site with the innermost frames of the target's own code, as
 // "module+0xoffset" words. Skips the runtime's frames and system libraries.

@@ -156,10 +156,6 @@ void FuzzEngine::start_call() {
   core::CounterScanner::clear(cov.regions, cov.region_count);
 }
 
-void FuzzEngine::set_max_len(std::uint64_t max_len) {
-  mutator_.set_max_len(max_len);
-}
-
 FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
                                      rpc::FuzzResult& res) {
   if (check != nullptr) check->before_execution();
@@ -189,7 +185,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     check_area(shm_.splice(), "splice");
     splice = &shm_.splice();
   }
-  set_max_len(p.max_len != 0 ? p.max_len : kDefaultMaxLen);
+  mutator_.set_max_len(p.max_len != 0 ? p.max_len : kDefaultMaxLen);
   std::vector<std::string> dictionary;
   dictionary.reserve(p.dictionary.size());
   for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));

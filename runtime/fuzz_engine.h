@@ -86,7 +86,6 @@ class FuzzEngine {
   static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
   static void to_ascii(core::InputAreaHeader& a);
   std::uint64_t new_bits() const;
-  void set_max_len(std::uint64_t max_len);
   core::rpc::FuzzResult& finish(core::rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start);
 
   CustomMutators custom_mutators_;

@@ -16,9 +16,7 @@ namespace {
 // gives every input: reading one byte too far is then a heap-buffer-overflow in the report,
 // which says what happened better than anything else could. (Only when the size changes:
 // the same size reuses the allocation.) Without it, buffers grow and are reused.
-bool exact_allocations() {
-  return __asan_poison_memory_region != nullptr;
-}
+bool exact_allocations() { return __asan_poison_memory_region != nullptr; }
 
 }  // namespace
 

@@ -22,9 +22,7 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<std::uint64_t> g_last_rss_mb{0};
 
-std::int64_t now_ns() {
-  return Clock::now().time_since_epoch().count();
-}
+std::int64_t now_ns() { return Clock::now().time_since_epoch().count(); }
 
 // Resident set size in MB, from /proc/self/statm as the coordinator reads a worker's.
 // Opened afresh each time: a descriptor kept open could be one the seed run swaps for a
@@ -91,8 +89,6 @@ void start_input_watchdog(const InputLimits& limits) {
   std::thread(watch, limits).detach();
 }
 
-std::uint64_t watchdog_last_rss_mb() {
-  return g_last_rss_mb.load(std::memory_order_relaxed);
-}
+std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }
 
 }  // namespace cfuzz::runtime

@@ -52,9 +52,7 @@ void leak_tracking_begin() {
   g_tracking.store(true, std::memory_order_relaxed);
 }
 
-void leak_tracking_end() {
-  g_tracking.store(false, std::memory_order_relaxed);
-}
+void leak_tracking_end() { g_tracking.store(false, std::memory_order_relaxed); }
 
 bool input_leaked() {
   if (!g_enabled) return false;

@@ -36,9 +36,7 @@ struct ControlFile {
   std::string last_failure;
 };
 
-void say(const std::string& line) {
-  std::fprintf(stderr, "%s\n", line.c_str());
-}
+void say(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
 
 // False for a file that is not a control file (or is cut short where no record can end).
 bool parse_control_file(const std::string& path, ControlFile* cf) {

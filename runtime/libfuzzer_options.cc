@@ -20,66 +20,28 @@ std::int64_t parse_int(std::string_view arg, std::string_view value) {
   return n;
 }
 
-// libFuzzer flags cfuzz takes but does not act on: its own length policy, scheduling and
+// libFuzzer flags cfuzz takes but does not act on: its own scheduling and
 // comparison guidance stand in for them, or they only tune libFuzzer's internals.
-constexpr std::string_view kIgnoredFlags[] = {"cross_over",
-                                              "cross_over_uniform_dist",
-                                              "mutate_depth",
-                                              "reduce_depth",
-                                              "shuffle",
-                                              "prefer_small",
-                                              "use_counters",
-                                              "use_memmem",
-                                              "use_value_profile",
-                                              "use_cmp",
-                                              "shrink",
-                                              "reduce_inputs",
-                                              "report_slow_units",
-                                              "print_pcs",
-                                              "print_funcs",
-                                              "print_corpus_stats",
-                                              "print_coverage",
-                                              "handle_segv",
-                                              "handle_bus",
-                                              "handle_abrt",
-                                              "handle_ill",
-                                              "handle_fpe",
-                                              "handle_int",
-                                              "handle_term",
-                                              "handle_trap",
-                                              "handle_xfsz",
-                                              "handle_usr1",
-                                              "handle_usr2",
-                                              "purge_allocator_interval",
-                                              "entropic",
-                                              "entropic_feature_frequency_threshold",
-                                              "entropic_number_of_rarest_features",
-                                              "entropic_scale_per_exec_time",
-                                              "keep_seed",
-                                              "exit_on_time",
-                                              "stop_file",
-                                              "create_missing_dirs",
-                                              "seed_inputs",
-                                              "features_dir",
-                                              "mutation_graph_file",
-                                              "trace_malloc",
-                                              "analyze_dict",
-                                              "focus_function",
-                                              "data_flow_trace",
-                                              "collect_data_flow",
-                                              "dump_coverage",
-                                              "print_full_coverage",
-                                              "exit_on_src_pos",
-                                              "exit_on_item",
-                                              "ignore_remaining_args"};
+// clang-format off
+constexpr std::string_view kIgnoredFlags[] = {
+    "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth", "shuffle",
+    "prefer_small", "use_counters", "use_memmem", "use_value_profile", "use_cmp", "shrink",
+    "reduce_inputs", "report_slow_units", "print_pcs", "print_funcs", "print_corpus_stats",
+    "print_coverage", "handle_segv", "handle_bus", "handle_abrt", "handle_ill", "handle_fpe",
+    "handle_int", "handle_term", "handle_trap", "handle_xfsz", "handle_usr1", "handle_usr2",
+    "purge_allocator_interval", "entropic", "entropic_feature_frequency_threshold",
+    "entropic_number_of_rarest_features", "entropic_scale_per_exec_time", "keep_seed",
+    "exit_on_time", "stop_file", "create_missing_dirs", "seed_inputs", "features_dir",
+    "mutation_graph_file", "trace_malloc", "analyze_dict", "focus_function", "data_flow_trace",
+    "collect_data_flow", "dump_coverage", "print_full_coverage", "exit_on_src_pos",
+    "exit_on_item", "ignore_remaining_args"};
+// clang-format on
 
 // Flags of libFuzzer's that this front end does not have yet: refused rather than
 // ignored, since running without them would look like success.
 constexpr std::string_view kMissingFlags[] = {"set_cover_merge", "fork_corpus_groups"};
 
-bool is_flag(std::string_view arg) {
-  return arg.size() > 1 && arg[0] == '-' && arg[1] != '-';
-}
+bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && arg[1] != '-'; }
 
 // The seed run's flags that take their value as the next argument.
 bool takes_next_argument(std::string_view arg) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/length_control.h"
+
 namespace cfuzz::runtime {
 
 struct LibFuzzerOptions {
@@ -16,10 +18,10 @@ struct LibFuzzerOptions {
   std::int64_t max_total_time = 0;
   std::int64_t timeout = 1200;  // seconds per input; 0 or less: none
   std::int64_t rss_limit_mb = 2048;
-  std::int64_t malloc_limit_mb = 0;  // 0: as rss_limit_mb
-  std::int64_t max_len = 0;          // 0: the longest corpus input, at least 4096
-  std::int64_t len_control = 100;    // core/length_control.h; 0 or less: off
-  std::uint64_t seed = 0;            // 0: from the clock
+  std::int64_t malloc_limit_mb = 0;                     // 0: as rss_limit_mb
+  std::int64_t max_len = 0;                             // 0: the longest corpus input, at least 4096
+  std::int64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0 or less: off
+  std::uint64_t seed = 0;                               // 0: from the clock
   std::vector<std::string> dicts;
   std::string artifact_prefix;
   std::string exact_artifact_path;

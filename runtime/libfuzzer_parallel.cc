@@ -231,12 +231,9 @@ int run_fork(const LibFuzzerOptions& o, int argc, char** argv) {
     if (code == kInterruptedExit || lost_claim(slurp(log))) continue;
     bool ignored = (code == kTimeoutExit && o.ignore_timeouts) || (code == kOomExit && o.ignore_ooms) ||
                    (code != 0 && o.ignore_crashes);
-    if (code == kTimeoutExit)
-      ++timeouts;
-    else if (code == kOomExit)
-      ++ooms;
-    else if (code != 0)
-      ++crashes;
+    if (code == kTimeoutExit) ++timeouts;
+    else if (code == kOomExit) ++ooms;
+    else if (code != 0) ++crashes;
     status_line(job);
     if (code != 0 && !ignored) {
       say("INFO: log from the inner process:\n" + slurp(log));

@@ -74,12 +74,9 @@ void write_base64(int fd, const std::uint8_t* data, std::size_t size) {
 
 const char* artifact_kind(const core::FailureRecord& r) {
   switch (static_cast<core::FailureKind>(r.kind)) {
-    case core::FailureKind::Timeout:
-      return "timeout-";
-    case core::FailureKind::OutOfMemory:
-      return "oom-";
-    default:
-      return std::string_view(r.detail).starts_with("LeakSanitizer") ? "leak-" : "crash-";
+    case core::FailureKind::Timeout: return "timeout-";
+    case core::FailureKind::OutOfMemory: return "oom-";
+    default: return std::string_view(r.detail).starts_with("LeakSanitizer") ? "leak-" : "crash-";
   }
 }
 
@@ -120,8 +117,7 @@ void print_error_lines(const core::FailureRecord& r, int fd) {
       l.add("libFuzzer: fuzz target exited\n");
       summary = "libFuzzer: fuzz target exited";
       break;
-    case core::FailureKind::Sanitizer:
-      return;  // the sanitizer printed its report
+    case core::FailureKind::Sanitizer: return;  // the sanitizer printed its report
     case core::FailureKind::Returned:
       if (std::string_view(r.detail) == kOverwritesConstInput) {
         head();

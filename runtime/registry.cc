@@ -15,9 +15,7 @@ std::vector<RegisteredTest>& tests() {
 
 }  // namespace
 
-const std::vector<RegisteredTest>& registered_tests() {
-  return tests();
-}
+const std::vector<RegisteredTest>& registered_tests() { return tests(); }
 
 std::vector<std::string> duplicate_tests() {
   std::map<std::string, std::vector<const RegisteredTest*>> by_name;

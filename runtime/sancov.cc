@@ -55,30 +55,17 @@ CFUZZ_HOOK void __sanitizer_cov_pcs_init(const std::uintptr_t* pcs_beg, const st
 
 // Integer comparisons: two operands of 1, 2, 4 or 8 bytes. The const_ variants have a
 // compile-time constant first operand: the most useful magic values.
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true);
-}
+// One line per hook: a table of the ABI.
+// clang-format off
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
+// clang-format on
 
 // switch (val) { case c0: ... }: cases[0] = number of cases, cases[1] = bit width, then
 // the case values, sorted. Only the cases next to `val` are recorded: they are the ones a
@@ -96,12 +83,10 @@ CFUZZ_HOOK void __sanitizer_cov_trace_switch(std::uint64_t val, std::uint64_t* c
 
 // Divisions and array indexing: the operand is compared with the values that would make it
 // interesting (a zero divisor); recorded like a comparison with zero.
-CFUZZ_HOOK void __sanitizer_cov_trace_div4(std::uint32_t val) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 4, true);
-}
-CFUZZ_HOOK void __sanitizer_cov_trace_div8(std::uint64_t val) {
-  cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 8, true);
-}
+// clang-format off
+CFUZZ_HOOK void __sanitizer_cov_trace_div4(std::uint32_t val) { cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 4, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_div8(std::uint64_t val) { cmp_table().record_int(CFUZZ_CALLER_PC, 0, val, 8, true); }
+// clang-format on
 CFUZZ_HOOK void __sanitizer_cov_trace_gep(std::uintptr_t) {}
 CFUZZ_HOOK void __sanitizer_cov_trace_pc_indir(std::uintptr_t) {}
 

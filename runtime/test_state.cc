@@ -218,9 +218,7 @@ using detail::Stop;
 using detail::target_of;
 using detail::vformat;
 
-void Common::log(std::string_view msg, Location where) {
-  state_->record(msg, where, false);
-}
+void Common::log(std::string_view msg, Location where) { state_->record(msg, where, false); }
 
 void Common::logf(Format fmt, ...) {
   va_list args;
@@ -230,9 +228,7 @@ void Common::logf(Format fmt, ...) {
   state_->record(msg, fmt.where, false);
 }
 
-void Common::error(std::string_view msg, Location where) {
-  target_of(state_)->record(msg, where, true);
-}
+void Common::error(std::string_view msg, Location where) { target_of(state_)->record(msg, where, true); }
 
 void Common::errorf(Format fmt, ...) {
   va_list args;
@@ -274,28 +270,18 @@ void Common::skipf(Format fmt, ...) {
   throw Stop{};
 }
 
-void Common::fail(Location where) {
-  target_of(state_)->mark_failed(where);
-}
+void Common::fail(Location where) { target_of(state_)->mark_failed(where); }
 
 void Common::fail_now(Location where) {
   target_of(state_)->mark_failed(where);
   throw Stop{};
 }
 
-bool Common::failed() const {
-  return state_->failed();
-}
-bool Common::skipped() const {
-  return state_->skipped();
-}
-std::string Common::name() const {
-  return state_->full_name();
-}
+bool Common::failed() const { return state_->failed(); }
+bool Common::skipped() const { return state_->skipped(); }
+std::string Common::name() const { return state_->full_name(); }
 
-void Common::cleanup(std::function<void()> fn) {
-  state_->add_cleanup(std::move(fn));
-}
+void Common::cleanup(std::function<void()> fn) { state_->add_cleanup(std::move(fn)); }
 
 std::string Common::tempdir() {
   std::string base = std::filesystem::temp_directory_path().string();

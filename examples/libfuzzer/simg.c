@@ -4,23 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_warning(const char* message) {
-  fprintf(stderr, "simg: %s\n", message);
-}
+static void print_warning(const char* message) { fprintf(stderr, "simg: %s\n", message); }
 
 static simg_warning_fn warning_handler = print_warning;
 
-void simg_set_warning_handler(simg_warning_fn fn) {
-  warning_handler = fn;
-}
+void simg_set_warning_handler(simg_warning_fn fn) { warning_handler = fn; }
 
 static void warn(const char* message) {
   if (warning_handler != NULL) warning_handler(message);
 }
 
-static unsigned read_u16(const uint8_t* p) {
-  return (unsigned)p[0] << 8 | p[1];
-}
+static unsigned read_u16(const uint8_t* p) { return (unsigned)p[0] << 8 | p[1]; }
 
 int simg_parse(const uint8_t* data, size_t size, struct simg_info* info) {
   memset(info, 0, sizeof *info);

@@ -5,9 +5,7 @@
 namespace config {
 namespace {
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\r';
-}
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
@@ -50,18 +48,12 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 // What a one-character escape (\n and the like) stands for, or 0 if `c` is not one.
 char simple_escape(char c) {
   switch (c) {
-    case '"':
-      return '"';
-    case '\\':
-      return '\\';
-    case 'n':
-      return '\n';
-    case 't':
-      return '\t';
-    case 'r':
-      return '\r';
-    default:
-      return 0;
+    case '"': return '"';
+    case '\\': return '\\';
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    default: return 0;
   }
 }
 
@@ -191,21 +183,11 @@ std::string serialize(const Config& cfg) {
     out += e.key + " = \"";
     for (unsigned char c : e.value) {
       switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
         default:
           if (c < 0x20 || c >= 0x7f) {
             out += "\\x";

@@ -13,18 +13,12 @@ std::uint64_t pow10(int n) {
   return p;
 }
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
-Style style() {
-  return current_style;
-}
-void set_style(Style s) {
-  current_style = s;
-}
+Style style() { return current_style; }
+void set_style(Style s) { current_style = s; }
 
 bool valid_currency(std::string_view code) {
   if (code.size() != 3) return false;

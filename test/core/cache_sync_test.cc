@@ -32,13 +32,9 @@ struct Dir {
   ~Dir() { fs::remove_all(path); }
 };
 
-corpus::Entry bytes_entry(const std::string& s) {
-  return {corpus::Value(corpus::Bytes(s.begin(), s.end()))};
-}
+corpus::Entry bytes_entry(const std::string& s) { return {corpus::Value(corpus::Bytes(s.begin(), s.end()))}; }
 
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream(p) << text;
-}
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 std::vector<std::string> names(const std::vector<CachedEntry>& entries) {
   std::vector<std::string> out;

@@ -110,9 +110,7 @@ TEST(Corpus, PickFavoursEntriesFuzzedLess) {
   expect_favoured(entry("fresh", "a", 10, 1), entry("worn", "b", 10, 1000));
 }
 
-TEST(Corpus, PickFavoursSmallEntries) {
-  expect_favoured(entry("small", "a", 4, 1), entry("large", "b", 1 << 20, 1));
-}
+TEST(Corpus, PickFavoursSmallEntries) { expect_favoured(entry("small", "a", 4, 1), entry("large", "b", 1 << 20, 1)); }
 
 TEST(Corpus, PickFavoursEntriesThatLedToNewCoverage) {
   expect_favoured(entry("productive", "a", 10, 5, 8), entry("barren", "b", 10, 5, 0));

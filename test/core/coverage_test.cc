@@ -22,9 +22,7 @@ std::uint8_t naive_bucket(unsigned c) {
   return bit;
 }
 
-int popcount8(std::uint8_t b) {
-  return std::popcount(static_cast<unsigned>(b));
-}
+int popcount8(std::uint8_t b) { return std::popcount(static_cast<unsigned>(b)); }
 
 TEST(Coverage, BucketsEveryCountToItsHitCountClass) {
   for (unsigned c = 0; c < 256; ++c) {

@@ -150,9 +150,7 @@ Bytes random_with_bug(std::uint64_t seed, std::size_t n, std::size_t at) {
   return bytes_of(s);
 }
 
-bool contains(const Value& v, std::string_view what) {
-  return view_of(v).find(what) != std::string_view::npos;
-}
+bool contains(const Value& v, std::string_view what) { return view_of(v).find(what) != std::string_view::npos; }
 
 // A predicate that accepts about `percent`% of all candidates, differently for each.
 Predicate pseudo_random(std::uint64_t salt, std::uint64_t percent) {
@@ -406,14 +404,10 @@ TEST(Minimizer, ResumingFromAnyStateEndsWithoutBadCandidates) {
   const Entry start = {bytes_of("0123456789abcdefghij"), std::string("añb→c"), std::int64_t{-99}, true, 12.5};
   auto word = [&]() -> std::uint64_t {
     switch (rng() % 4) {
-      case 0:
-        return rng() % 4;
-      case 1:
-        return rng() % 24;
-      case 2:
-        return ~std::uint64_t{0} - rng() % 3;
-      default:
-        return rng();
+      case 0: return rng() % 4;
+      case 1: return rng() % 24;
+      case 2: return ~std::uint64_t{0} - rng() % 3;
+      default: return rng();
     }
   };
   std::uint64_t total = 0;

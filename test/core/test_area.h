@@ -70,9 +70,7 @@ inline HeapArea area_with(const corpus::Entry& entry, std::uint64_t capacity, st
   return a;
 }
 
-inline corpus::Bytes bytes_of(std::string_view s) {
-  return corpus::Bytes(s.begin(), s.end());
-}
+inline corpus::Bytes bytes_of(std::string_view s) { return corpus::Bytes(s.begin(), s.end()); }
 
 inline std::string_view view_of(const corpus::Value& v) {
   if (const auto* b = std::get_if<corpus::Bytes>(&v)) {

@@ -16,14 +16,10 @@ namespace {
 
 using testing::describe_all;
 
-std::string v1(std::string_view body) {
-  return std::string(kHeader) + "\n" + std::string(body);
-}
+std::string v1(std::string_view body) { return std::string(kHeader) + "\n" + std::string(body); }
 
 // Decodes `in` and encodes the result again.
-std::string reencode(std::string_view in) {
-  return encode(decode(in, "f"));
-}
+std::string reencode(std::string_view in) { return encode(decode(in, "f")); }
 
 // The message of the CorpusError that decoding `in` throws ("" when it does not throw).
 std::string decode_error(std::string_view in, std::string_view file = "testdata/fuzz/FuzzX/abc") {
@@ -484,9 +480,7 @@ TEST(Encode, WritesEachTypeTheWayGoDoes) {
             "float64(-0)\n");
 }
 
-TEST(Encode, EmptyEntryIsRefused) {
-  EXPECT_THROW(encode({}), std::invalid_argument);
-}
+TEST(Encode, EmptyEntryIsRefused) { EXPECT_THROW(encode({}), std::invalid_argument); }
 
 // ---- check_types and read_file ----
 

@@ -359,14 +359,11 @@ std::vector<std::string> generated_candidates() {
       const std::size_t at = below(s.size() + 1);
       const std::string& piece = pieces[below(pieces.size())];
       switch (below(3)) {
-        case 0:
-          s.insert(at, piece);
-          break;
+        case 0: s.insert(at, piece); break;
         case 1:
           if (at < s.size()) s.erase(at, 1);
           break;
-        default:
-          s.replace(at, at < s.size() ? 1 : 0, piece);
+        default: s.replace(at, at < s.size() ? 1 : 0, piece);
       }
     }
     lines.push_back(s);

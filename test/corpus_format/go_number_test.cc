@@ -47,9 +47,7 @@ TEST(GoParseUint, NoSignsAndFullRange) {
   EXPECT_EQ(go_parse_uint("256", 8).status, NumStatus::Range);
 }
 
-std::uint64_t bits(double d) {
-  return std::bit_cast<std::uint64_t>(d);
-}
+std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 
 TEST(GoParseFloat, DecimalAndHexadecimalForms) {
   EXPECT_EQ(go_parse_float64("1.5").value, 1.5);

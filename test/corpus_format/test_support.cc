@@ -44,30 +44,18 @@ std::string describe(const Value& v) {
       const Bytes& b = std::get<Bytes>(v);
       return "bytes:" + to_hex(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
     }
-    case Type::String:
-      return "string:" + to_hex(std::get<std::string>(v));
-    case Type::Bool:
-      return std::get<bool>(v) ? "bool:true" : "bool:false";
-    case Type::Byte:
-      return "uint8:" + std::to_string(std::get<std::uint8_t>(v));
-    case Type::Rune:
-      return "int32:" + std::to_string(std::get<std::int32_t>(v));
-    case Type::Int:
-      return "int:" + std::to_string(std::get<GoInt>(v));
-    case Type::Int8:
-      return "int8:" + std::to_string(std::get<std::int8_t>(v));
-    case Type::Int16:
-      return "int16:" + std::to_string(std::get<std::int16_t>(v));
-    case Type::Int64:
-      return "int64:" + std::to_string(std::get<std::int64_t>(v));
-    case Type::Uint:
-      return "uint:" + std::to_string(std::get<GoUint>(v));
-    case Type::Uint16:
-      return "uint16:" + std::to_string(std::get<std::uint16_t>(v));
-    case Type::Uint32:
-      return "uint32:" + std::to_string(std::get<std::uint32_t>(v));
-    case Type::Uint64:
-      return "uint64:" + std::to_string(std::get<std::uint64_t>(v));
+    case Type::String: return "string:" + to_hex(std::get<std::string>(v));
+    case Type::Bool: return std::get<bool>(v) ? "bool:true" : "bool:false";
+    case Type::Byte: return "uint8:" + std::to_string(std::get<std::uint8_t>(v));
+    case Type::Rune: return "int32:" + std::to_string(std::get<std::int32_t>(v));
+    case Type::Int: return "int:" + std::to_string(std::get<GoInt>(v));
+    case Type::Int8: return "int8:" + std::to_string(std::get<std::int8_t>(v));
+    case Type::Int16: return "int16:" + std::to_string(std::get<std::int16_t>(v));
+    case Type::Int64: return "int64:" + std::to_string(std::get<std::int64_t>(v));
+    case Type::Uint: return "uint:" + std::to_string(std::get<GoUint>(v));
+    case Type::Uint16: return "uint16:" + std::to_string(std::get<std::uint16_t>(v));
+    case Type::Uint32: return "uint32:" + std::to_string(std::get<std::uint32_t>(v));
+    case Type::Uint64: return "uint64:" + std::to_string(std::get<std::uint64_t>(v));
     case Type::Float32:
       std::snprintf(buf, sizeof buf, "float32:%x", std::bit_cast<std::uint32_t>(std::get<float>(v)));
       return buf;
@@ -107,21 +95,11 @@ std::string random_bytes(std::mt19937_64& rng) {
   const std::size_t n = below(rng, 4) == 0 ? below(rng, 300) : below(rng, 16);
   while (s.size() < n) {
     switch (below(rng, 6)) {
-      case 0:
-        s.push_back(static_cast<char>(below(rng, 256)));
-        break;
-      case 1:
-        s.push_back(static_cast<char>(0x20 + below(rng, 0x5F)));
-        break;
-      case 2:
-        s.push_back(pick<char>(rng, {'"', '\'', '\\', '`', '\n', '\r', '\t', '\0', 0x7F}));
-        break;
-      case 3:
-        s.push_back(static_cast<char>(0x80 + below(rng, 0x80)));
-        break;
-      case 4:
-        append_rune(s, static_cast<char32_t>(below(rng, 0x800)));
-        break;
+      case 0: s.push_back(static_cast<char>(below(rng, 256))); break;
+      case 1: s.push_back(static_cast<char>(0x20 + below(rng, 0x5F))); break;
+      case 2: s.push_back(pick<char>(rng, {'"', '\'', '\\', '`', '\n', '\r', '\t', '\0', 0x7F})); break;
+      case 3: s.push_back(static_cast<char>(0x80 + below(rng, 0x80))); break;
+      case 4: append_rune(s, static_cast<char32_t>(below(rng, 0x800))); break;
       default: {
         const char32_t r = pick<char32_t>(rng, {0xA0, 0xAD, 0x2028, 0x200B, 0xFEFF, 0xFFFD, 0xFFFE, 0x1F600, 0xE0001,
                                                 0x10FFFF, 0x3000, 0x0301, 0x4E16});
@@ -136,31 +114,24 @@ template <typename I>
 I random_int(std::mt19937_64& rng) {
   using L = std::numeric_limits<I>;
   switch (below(rng, 4)) {
-    case 0:
-      return pick<I>(rng, {L::min(), L::max(), I(0), I(1), static_cast<I>(-1)});
-    case 1:
-      return static_cast<I>(below(rng, 300)) - (std::is_signed_v<I> ? I(150) : I(0));
-    default:
-      return static_cast<I>(rng());
+    case 0: return pick<I>(rng, {L::min(), L::max(), I(0), I(1), static_cast<I>(-1)});
+    case 1: return static_cast<I>(below(rng, 300)) - (std::is_signed_v<I> ? I(150) : I(0));
+    default: return static_cast<I>(rng());
   }
 }
 
 double random_double(std::mt19937_64& rng) {
   switch (below(rng, 8)) {
-    case 0:
-      return std::bit_cast<double>(rng());  // any pattern: NaN payloads, subnormals
-    case 1:
-      return std::bit_cast<double>((rng() & 0x800FFFFFFFFFFFFF) | 0x7FF0000000000001);  // NaN
-    case 2:
-      return std::bit_cast<double>(rng() & 0x800FFFFFFFFFFFFF);  // subnormal or ±0
+    case 0: return std::bit_cast<double>(rng());  // any pattern: NaN payloads, subnormals
+    case 1: return std::bit_cast<double>((rng() & 0x800FFFFFFFFFFFFF) | 0x7FF0000000000001);  // NaN
+    case 2: return std::bit_cast<double>(rng() & 0x800FFFFFFFFFFFFF);                         // subnormal or ±0
     case 3:
       return pick<double>(
           rng, {0.0, -0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                 std::numeric_limits<double>::quiet_NaN(), std::bit_cast<double>(std::uint64_t{0x7ff8000000000001}),
                 std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), 1e6, 1e-5, 123456.0, 0.1,
                 1e21});
-    case 4:
-      return static_cast<double>(static_cast<std::int64_t>(rng()) >> below(rng, 63));
+    case 4: return static_cast<double>(static_cast<std::int64_t>(rng()) >> below(rng, 63));
     default: {
       std::normal_distribution<double> d;
       return d(rng) * std::pow(10.0, static_cast<double>(below(rng, 40)) - 20);
@@ -170,18 +141,14 @@ double random_double(std::mt19937_64& rng) {
 
 float random_float(std::mt19937_64& rng) {
   switch (below(rng, 5)) {
-    case 0:
-      return std::bit_cast<float>(static_cast<std::uint32_t>(rng()));
-    case 1:
-      return std::bit_cast<float>((static_cast<std::uint32_t>(rng()) & 0x807FFFFF) | 0x7F800001);
-    case 2:
-      return std::bit_cast<float>(static_cast<std::uint32_t>(rng()) & 0x807FFFFF);
+    case 0: return std::bit_cast<float>(static_cast<std::uint32_t>(rng()));
+    case 1: return std::bit_cast<float>((static_cast<std::uint32_t>(rng()) & 0x807FFFFF) | 0x7F800001);
+    case 2: return std::bit_cast<float>(static_cast<std::uint32_t>(rng()) & 0x807FFFFF);
     case 3:
       return pick<float>(
           rng, {0.0f, -0.0f, std::numeric_limits<float>::infinity(), std::bit_cast<float>(std::uint32_t{0x7fc00000}),
                 std::numeric_limits<float>::max(), 1e6f, 3.0f});
-    default:
-      return static_cast<float>(random_double(rng));
+    default: return static_cast<float>(random_double(rng));
   }
 }
 
@@ -193,41 +160,25 @@ Value random_value(std::mt19937_64& rng, Type t) {
       const std::string s = random_bytes(rng);
       return Bytes(s.begin(), s.end());
     }
-    case Type::String:
-      return random_bytes(rng);
-    case Type::Bool:
-      return below(rng, 2) == 1;
-    case Type::Byte:
-      return static_cast<std::uint8_t>(below(rng, 256));
+    case Type::String: return random_bytes(rng);
+    case Type::Bool: return below(rng, 2) == 1;
+    case Type::Byte: return static_cast<std::uint8_t>(below(rng, 256));
     case Type::Rune:
       switch (below(rng, 4)) {
-        case 0:
-          return random_int<std::int32_t>(rng);
-        case 1:
-          return static_cast<std::int32_t>(0xD800 + below(rng, 0x800));
-        default:
-          return static_cast<std::int32_t>(below(rng, 0x110000));
+        case 0: return random_int<std::int32_t>(rng);
+        case 1: return static_cast<std::int32_t>(0xD800 + below(rng, 0x800));
+        default: return static_cast<std::int32_t>(below(rng, 0x110000));
       }
-    case Type::Int:
-      return random_int<GoInt>(rng);
-    case Type::Int8:
-      return random_int<std::int8_t>(rng);
-    case Type::Int16:
-      return random_int<std::int16_t>(rng);
-    case Type::Int64:
-      return random_int<std::int64_t>(rng);
-    case Type::Uint:
-      return random_int<GoUint>(rng);
-    case Type::Uint16:
-      return random_int<std::uint16_t>(rng);
-    case Type::Uint32:
-      return random_int<std::uint32_t>(rng);
-    case Type::Uint64:
-      return random_int<std::uint64_t>(rng);
-    case Type::Float32:
-      return random_float(rng);
-    case Type::Float64:
-      return random_double(rng);
+    case Type::Int: return random_int<GoInt>(rng);
+    case Type::Int8: return random_int<std::int8_t>(rng);
+    case Type::Int16: return random_int<std::int16_t>(rng);
+    case Type::Int64: return random_int<std::int64_t>(rng);
+    case Type::Uint: return random_int<GoUint>(rng);
+    case Type::Uint16: return random_int<std::uint16_t>(rng);
+    case Type::Uint32: return random_int<std::uint32_t>(rng);
+    case Type::Uint64: return random_int<std::uint64_t>(rng);
+    case Type::Float32: return random_float(rng);
+    case Type::Float64: return random_double(rng);
   }
   return Bytes{};
 }
@@ -260,8 +211,7 @@ std::vector<Value> awkward_values(Type t) {
               str("\u2028\u3000\ufeff\U0010ffff"),
               str("\x7f\x80\x9f\xa0"),
               str("'\"")};
-    case Type::Bool:
-      return {true, false};
+    case Type::Bool: return {true, false};
     case Type::Byte:
       return {std::uint8_t{0},    std::uint8_t{'\''}, std::uint8_t{'"'},  std::uint8_t{'\\'}, std::uint8_t{0x7f},
               std::uint8_t{0x80}, std::uint8_t{0xa0}, std::uint8_t{0xad}, std::uint8_t{0xff}};
@@ -278,22 +228,14 @@ std::vector<Value> awkward_values(Type t) {
               std::int32_t{'\''},
               std::numeric_limits<std::int32_t>::min(),
               std::numeric_limits<std::int32_t>::max()};
-    case Type::Int:
-      return {GoInt{0}, std::numeric_limits<GoInt>::min(), std::numeric_limits<GoInt>::max()};
-    case Type::Int8:
-      return {std::int8_t{-128}, std::int8_t{127}, std::int8_t{0}};
-    case Type::Int16:
-      return {std::int16_t{-32768}, std::int16_t{32767}};
-    case Type::Int64:
-      return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
-    case Type::Uint:
-      return {GoUint{0}, std::numeric_limits<GoUint>::max()};
-    case Type::Uint16:
-      return {std::uint16_t{0}, std::uint16_t{65535}};
-    case Type::Uint32:
-      return {std::uint32_t{0}, std::uint32_t{4294967295u}};
-    case Type::Uint64:
-      return {std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max()};
+    case Type::Int: return {GoInt{0}, std::numeric_limits<GoInt>::min(), std::numeric_limits<GoInt>::max()};
+    case Type::Int8: return {std::int8_t{-128}, std::int8_t{127}, std::int8_t{0}};
+    case Type::Int16: return {std::int16_t{-32768}, std::int16_t{32767}};
+    case Type::Int64: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+    case Type::Uint: return {GoUint{0}, std::numeric_limits<GoUint>::max()};
+    case Type::Uint16: return {std::uint16_t{0}, std::uint16_t{65535}};
+    case Type::Uint32: return {std::uint32_t{0}, std::uint32_t{4294967295u}};
+    case Type::Uint64: return {std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max()};
     case Type::Float32:
       return {0.0f,
               -0.0f,

@@ -16,9 +16,7 @@ struct Puzzle {
   std::string target;
 };
 
-std::ostream& operator<<(std::ostream& os, const Puzzle& p) {
-  return os << p.test << "/" << p.target;
-}
+std::ostream& operator<<(std::ostream& os, const Puzzle& p) { return os << p.test << "/" << p.target; }
 
 class MagicValues : public ::testing::TestWithParam<Puzzle> {};
 

@@ -19,9 +19,7 @@ struct Kind {
   std::vector<std::string> flags = {};
 };
 
-std::ostream& operator<<(std::ostream& os, const Kind& k) {
-  return os << k.name << "/" << k.target;
-}
+std::ostream& operator<<(std::ostream& os, const Kind& k) { return os << k.name << "/" << k.target; }
 
 class FailureKinds : public ::testing::TestWithParam<Kind> {};
 

@@ -23,9 +23,7 @@ namespace fs = std::filesystem;
 // ClusterFuzz's libFuzzer engine (bot/fuzzers/libFuzzer/stats.py): how it finds a
 // testcase of each kind, the log lines it counts as the engine's, and the end of the log.
 const std::regex kTestUnitWritten(".*Test unit written to (.*)");
-std::regex unit_of_kind(const std::string& kind) {
-  return std::regex(".*Test unit written to.*" + kind);
-}
+std::regex unit_of_kind(const std::string& kind) { return std::regex(".*Test unit written to.*" + kind); }
 const std::regex kEngineLine(R"(^#\d+[\s]*(READ|INITED|NEW|pulse|REDUCE|RELOAD|DONE|:)\s.*)");
 const std::regex kLogEnd(R"(Done\s+\d+\s+runs.*)");
 const std::regex kModulesLoaded(R"(^INFO:\s+Loaded\s+\d+\s+(modules|PC tables)\s+\((\d+)\s+.*\).*)");

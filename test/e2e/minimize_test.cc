@@ -135,9 +135,7 @@ TEST_F(Minimize, UsageErrorsExitTwo) {
 }
 
 // Features kept, as `corpus minimize` reports them.
-std::string features_of(const CommandResult& r) {
-  return line_after(r.out, "keeping all ");
-}
+std::string features_of(const CommandResult& r) { return line_after(r.out, "keeping all "); }
 
 TEST(CorpusMinimize, RedundantCorpusKeepsFullCoverageWithFarFewerEntries) {
   TempDir dir;

@@ -20,21 +20,11 @@ namespace cfuzz::test {
 
 namespace fs = std::filesystem;
 
-std::string bin_dir() {
-  return CFUZZ_TEST_BIN_DIR;
-}
-std::string targets_dir() {
-  return CFUZZ_TEST_TARGETS_DIR;
-}
-std::string source_dir() {
-  return CFUZZ_TEST_SOURCE_DIR;
-}
-std::string cfuzz() {
-  return bin_dir() + "/cfuzz";
-}
-std::string target(const std::string& name) {
-  return targets_dir() + "/" + name;
-}
+std::string bin_dir() { return CFUZZ_TEST_BIN_DIR; }
+std::string targets_dir() { return CFUZZ_TEST_TARGETS_DIR; }
+std::string source_dir() { return CFUZZ_TEST_SOURCE_DIR; }
+std::string cfuzz() { return bin_dir() + "/cfuzz"; }
+std::string target(const std::string& name) { return targets_dir() + "/" + name; }
 
 CommandResult run(const std::vector<std::string>& argv, const CommandOptions& options) {
   auto [out_r, out_w] = driver::make_pipe();
@@ -102,17 +92,11 @@ Background::Background(const std::vector<std::string>& argv, const CommandOption
   ::close(err);
 }
 
-Background::~Background() {
-  delete impl_;
-}
+Background::~Background() { delete impl_; }
 
-pid_t Background::pid() const {
-  return impl_->process.pid();
-}
+pid_t Background::pid() const { return impl_->process.pid(); }
 
-void Background::signal(int sig) {
-  impl_->process.signal(sig);
-}
+void Background::signal(int sig) { impl_->process.signal(sig); }
 
 CommandResult Background::wait(std::chrono::seconds timeout) {
   CommandResult r;
@@ -134,9 +118,7 @@ CommandResult Background::wait(std::chrono::seconds timeout) {
   return r;
 }
 
-std::string Background::out_so_far() const {
-  return read_file(impl_->dir / "out");
-}
+std::string Background::out_so_far() const { return read_file(impl_->dir / "out"); }
 
 TempDir::TempDir() {
   std::string pattern = (fs::temp_directory_path() / "cfuzz-test-XXXXXX").string();

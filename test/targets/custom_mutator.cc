@@ -60,30 +60,14 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
   }
   if (mode() == "noisy") {
     switch (seed % 16) {
-      case 0:
-        noise_sink = 1;
-        break;
-      case 1:
-        noise_sink = 2;
-        break;
-      case 2:
-        noise_sink = 3;
-        break;
-      case 3:
-        noise_sink = 4;
-        break;
-      case 4:
-        noise_sink = 5;
-        break;
-      case 5:
-        noise_sink = 6;
-        break;
-      case 6:
-        noise_sink = 7;
-        break;
-      case 7:
-        noise_sink = 8;
-        break;
+      case 0: noise_sink = 1; break;
+      case 1: noise_sink = 2; break;
+      case 2: noise_sink = 3; break;
+      case 3: noise_sink = 4; break;
+      case 4: noise_sink = 5; break;
+      case 5: noise_sink = 6; break;
+      case 6: noise_sink = 7; break;
+      case 7: noise_sink = 8; break;
       default:
         for (unsigned i = 0; i < seed % 200; ++i) noise_sink = static_cast<int>(i);
         break;

@@ -27,21 +27,15 @@ bool armed(const uint8_t* keyword) {
 }
 
 // Tokens of a tiny text format: numbers, names, strings, punctuation.
+// The lexer's case labels read best as rows.
+// clang-format off
 int classify(const uint8_t* p, size_t n, size_t* used) {
   if (n == 0) return 0;
   uint8_t c = p[0];
   size_t i = 1;
   switch (c) {
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-    case '8':
-    case '9':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
       while (i < n && p[i] >= '0' && p[i] <= '9') ++i;
       *used = i;
       return 1;
@@ -52,20 +46,10 @@ int classify(const uint8_t* p, size_t n, size_t* used) {
       }
       *used = i < n ? i + 1 : n;
       return 2;
-    case '{':
-    case '}':
-    case '[':
-    case ']':
-    case ',':
-    case ':':
-    case '=':
-    case ';':
+    case '{': case '}': case '[': case ']': case ',': case ':': case '=': case ';':
       *used = 1;
       return 3;
-    case ' ':
-    case '\t':
-    case '\n':
-    case '\r':
+    case ' ': case '\t': case '\n': case '\r':
       *used = 1;
       return 4;
     default:
@@ -81,6 +65,7 @@ int classify(const uint8_t* p, size_t n, size_t* used) {
       return 6;
   }
 }
+// clang-format on
 
 // Balance of brackets and a running sum of numbers, so that structure matters.
 int parse_text(const uint8_t* data, size_t size) {
@@ -89,14 +74,10 @@ int parse_text(const uint8_t* data, size_t size) {
   while (pos < size) {
     size_t used = 1;
     int kind = classify(data + pos, size - pos, &used);
-    if (kind == 1)
-      ++numbers;
-    else if (kind == 2)
-      ++strings;
-    else if (kind == 5)
-      ++names;
-    else if (kind == 6)
-      ++bad;
+    if (kind == 1) ++numbers;
+    else if (kind == 2) ++strings;
+    else if (kind == 5) ++names;
+    else if (kind == 6) ++bad;
     if (kind == 3) {
       if (data[pos] == '{' || data[pos] == '[') ++depth;
       if (data[pos] == '}' || data[pos] == ']') --depth;
@@ -122,21 +103,11 @@ int parse_records(const uint8_t* data, size_t size) {
     size_t key_len = eq - pos, value_len = end - eq - 1;
     if (key_len == 0) return -1;
     switch (data[pos]) {
-      case 'a':
-        score += value_len > 2 ? 1 : 2;
-        break;
-      case 'b':
-        score += data[eq + 1 < size ? eq + 1 : eq] == 't' ? 3 : 4;
-        break;
-      case 'c':
-        score += key_len == 5 ? 5 : 6;
-        break;
-      case 'd':
-        score -= 1;
-        break;
-      case 'e':
-        score *= 2;
-        break;
+      case 'a': score += value_len > 2 ? 1 : 2; break;
+      case 'b': score += data[eq + 1 < size ? eq + 1 : eq] == 't' ? 3 : 4; break;
+      case 'c': score += key_len == 5 ? 5 : 6; break;
+      case 'd': score -= 1; break;
+      case 'e': score *= 2; break;
       case 'n': {
         int v = 0;
         for (size_t i = eq + 1; i < end; ++i) {
@@ -149,16 +120,12 @@ int parse_records(const uint8_t* data, size_t size) {
       }
       case 's':
         for (size_t i = eq + 1; i < end; ++i) {
-          if (data[i] == '\\')
-            ++i;
-          else if (data[i] < 32)
-            return -4;
+          if (data[i] == '\\') ++i;
+          else if (data[i] < 32) return -4;
         }
         score += 9;
         break;
-      default:
-        score += 11;
-        break;
+      default: score += 11; break;
     }
     pos = end + 1;
   }

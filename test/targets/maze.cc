@@ -23,66 +23,26 @@ CFUZZ_TEST(FuzzMaze, f) {
     }
     // One branch per depth, so that each further character is new coverage.
     switch (depth) {
-      case 1:
-        sink = 1;
-        break;
-      case 2:
-        sink = 2;
-        break;
-      case 3:
-        sink = 3;
-        break;
-      case 4:
-        sink = 4;
-        break;
-      case 5:
-        sink = 5;
-        break;
-      case 6:
-        sink = 6;
-        break;
-      case 7:
-        sink = 7;
-        break;
-      case 8:
-        sink = 8;
-        break;
-      case 9:
-        sink = 9;
-        break;
-      case 10:
-        sink = 10;
-        break;
-      case 11:
-        sink = 11;
-        break;
-      case 12:
-        sink = 12;
-        break;
-      case 13:
-        sink = 13;
-        break;
-      case 14:
-        sink = 14;
-        break;
-      case 15:
-        sink = 15;
-        break;
-      case 16:
-        sink = 16;
-        break;
-      case 17:
-        sink = 17;
-        break;
-      case 18:
-        sink = 18;
-        break;
-      case 19:
-        sink = 19;
-        break;
-      default:
-        sink = 0;
-        break;
+      case 1: sink = 1; break;
+      case 2: sink = 2; break;
+      case 3: sink = 3; break;
+      case 4: sink = 4; break;
+      case 5: sink = 5; break;
+      case 6: sink = 6; break;
+      case 7: sink = 7; break;
+      case 8: sink = 8; break;
+      case 9: sink = 9; break;
+      case 10: sink = 10; break;
+      case 11: sink = 11; break;
+      case 12: sink = 12; break;
+      case 13: sink = 13; break;
+      case 14: sink = 14; break;
+      case 15: sink = 15; break;
+      case 16: sink = 16; break;
+      case 17: sink = 17; break;
+      case 18: sink = 18; break;
+      case 19: sink = 19; break;
+      default: sink = 0; break;
     }
   });
 }

@@ -22,9 +22,7 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 33);
 }
 
-bool is(std::uint64_t v, std::uint64_t want, bool plainly) {
-  return plainly ? v == want : mix(v) == mix(want);
-}
+bool is(std::uint64_t v, std::uint64_t want, bool plainly) { return plainly ? v == want : mix(v) == mix(want); }
 
 }  // namespace
 

@@ -76,23 +76,12 @@ struct Location {
 namespace detail {
 
 // The v1 types, in the order of the runtime's type table.
+// clang-format off
 enum class ArgType : std::uint8_t {
-  Bytes,
-  String,
-  Bool,
-  Byte,
-  Rune,
-  Int,
-  Int8,
-  Int16,
-  Int64,
-  Uint,
-  Uint16,
-  Uint32,
-  Uint64,
-  Float32,
-  Float64,
+  Bytes, String, Bool, Byte, Rune, Int, Int8, Int16, Int64, Uint, Uint16, Uint32, Uint64,
+  Float32, Float64,
 };
+// clang-format on
 
 // One value as the runtime hands it over: bytes for []byte/string, bits for scalars
 // (integers sign- or zero-extended, floats as their IEEE-754 bit pattern).
@@ -181,34 +170,22 @@ struct ScalarParam {
   }
 };
 
-template <>
-struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
-template <>
-struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
-template <>
-struct Param<std::int32_t> : ScalarParam<std::int32_t, ArgType::Rune> {};
-template <>
-struct Param<char32_t> : ScalarParam<char32_t, ArgType::Rune> {};
-template <>
-struct Param<long long> : ScalarParam<long long, ArgType::Int> {};
-template <>
-struct Param<std::int8_t> : ScalarParam<std::int8_t, ArgType::Int8> {};
-template <>
-struct Param<std::int16_t> : ScalarParam<std::int16_t, ArgType::Int16> {};
-template <>
-struct Param<std::int64_t> : ScalarParam<std::int64_t, ArgType::Int64> {};
-template <>
-struct Param<unsigned long long> : ScalarParam<unsigned long long, ArgType::Uint> {};
-template <>
-struct Param<std::uint16_t> : ScalarParam<std::uint16_t, ArgType::Uint16> {};
-template <>
-struct Param<std::uint32_t> : ScalarParam<std::uint32_t, ArgType::Uint32> {};
-template <>
-struct Param<std::uint64_t> : ScalarParam<std::uint64_t, ArgType::Uint64> {};
-template <>
-struct Param<float> : ScalarParam<float, ArgType::Float32> {};
-template <>
-struct Param<double> : ScalarParam<double, ArgType::Float64> {};
+// clang-format off
+template <> struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
+template <> struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
+template <> struct Param<std::int32_t> : ScalarParam<std::int32_t, ArgType::Rune> {};
+template <> struct Param<char32_t> : ScalarParam<char32_t, ArgType::Rune> {};
+template <> struct Param<long long> : ScalarParam<long long, ArgType::Int> {};
+template <> struct Param<std::int8_t> : ScalarParam<std::int8_t, ArgType::Int8> {};
+template <> struct Param<std::int16_t> : ScalarParam<std::int16_t, ArgType::Int16> {};
+template <> struct Param<std::int64_t> : ScalarParam<std::int64_t, ArgType::Int64> {};
+template <> struct Param<unsigned long long> : ScalarParam<unsigned long long, ArgType::Uint> {};
+template <> struct Param<std::uint16_t> : ScalarParam<std::uint16_t, ArgType::Uint16> {};
+template <> struct Param<std::uint32_t> : ScalarParam<std::uint32_t, ArgType::Uint32> {};
+template <> struct Param<std::uint64_t> : ScalarParam<std::uint64_t, ArgType::Uint64> {};
+template <> struct Param<float> : ScalarParam<float, ArgType::Float32> {};
+template <> struct Param<double> : ScalarParam<double, ArgType::Float64> {};
+// clang-format on
 
 // The type of a value given to f.add: string literals are strings, as in Go.
 template <class A>
@@ -374,9 +351,7 @@ class F : public Common {
 }  // namespace cfuzz
 
 namespace cfuzz::detail {
-constexpr bool valid_test_name(const char* n) {
-  return n[0] == 'F' && n[1] == 'u' && n[2] == 'z' && n[3] == 'z';
-}
+constexpr bool valid_test_name(const char* n) { return n[0] == 'F' && n[1] == 'u' && n[2] == 'z' && n[3] == 'z'; }
 }  // namespace cfuzz::detail
 
 // Declares a fuzz test. The name must start with "Fuzz", as Go requires.

@@ -14,9 +14,7 @@ uint16_t checksum(const uint8_t* p, size_t n) {
   return sum;
 }
 
-uint16_t be16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] << 8 | p[1]);
-}
+uint16_t be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
 
 }  // namespace
 

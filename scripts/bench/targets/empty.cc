@@ -2,6 +2,4 @@
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) {
-  return 0;
-}
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }

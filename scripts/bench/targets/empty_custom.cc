@@ -6,9 +6,7 @@
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) {
-  return 0;
-}
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int) {
   return LLVMFuzzerMutate(data, size, max_size);

@@ -53,25 +53,16 @@ class Parser {
   bool value(Value* v, int depth) {
     if (depth > kMaxDepth || pos_ >= s_.size()) return false;
     switch (s_[pos_]) {
-      case '{':
-        return object(v, depth + 1);
-      case '[':
-        return array(v, depth + 1);
-      case '"':
-        v->kind = Value::String;
-        return string(&v->str);
+      case '{': return object(v, depth + 1);
+      case '[': return array(v, depth + 1);
+      case '"': v->kind = Value::String; return string(&v->str);
       case 't':
         v->kind = Value::Bool;
         v->b = true;
         return literal("true");
-      case 'f':
-        v->kind = Value::Bool;
-        return literal("false");
-      case 'n':
-        v->kind = Value::Null;
-        return literal("null");
-      default:
-        return number(v);
+      case 'f': v->kind = Value::Bool; return literal("false");
+      case 'n': v->kind = Value::Null; return literal("null");
+      default: return number(v);
     }
   }
 
@@ -187,30 +178,14 @@ class Parser {
       if (pos_ >= s_.size()) return false;
       char e = s_[pos_++];
       switch (e) {
-        case '"':
-          *out += '"';
-          break;
-        case '\\':
-          *out += '\\';
-          break;
-        case '/':
-          *out += '/';
-          break;
-        case 'b':
-          *out += '\b';
-          break;
-        case 'f':
-          *out += '\f';
-          break;
-        case 'n':
-          *out += '\n';
-          break;
-        case 'r':
-          *out += '\r';
-          break;
-        case 't':
-          *out += '\t';
-          break;
+        case '"': *out += '"'; break;
+        case '\\': *out += '\\'; break;
+        case '/': *out += '/'; break;
+        case 'b': *out += '\b'; break;
+        case 'f': *out += '\f'; break;
+        case 'n': *out += '\n'; break;
+        case 'r': *out += '\r'; break;
+        case 't': *out += '\t'; break;
         case 'u': {
           unsigned cp;
           if (!unicode_escape(&cp)) return false;
@@ -224,8 +199,7 @@ class Parser {
           put_utf8(out, cp);
           break;
         }
-        default:
-          return false;
+        default: return false;
       }
     }
     return false;
@@ -283,12 +257,8 @@ void write_string(const std::string& s, std::string* out) {
 
 void write(const Value& v, std::string* out) {
   switch (v.kind) {
-    case Value::Null:
-      *out += "null";
-      break;
-    case Value::Bool:
-      *out += v.b ? "true" : "false";
-      break;
+    case Value::Null: *out += "null"; break;
+    case Value::Bool: *out += v.b ? "true" : "false"; break;
     case Value::Number: {
       if (!std::isfinite(v.number)) {  // 1e999 parses as infinity, which JSON cannot say
         *out += "null";
@@ -299,9 +269,7 @@ void write(const Value& v, std::string* out) {
       *out += buf;
       break;
     }
-    case Value::String:
-      write_string(v.str, out);
-      break;
+    case Value::String: write_string(v.str, out); break;
     case Value::Array:
       *out += '[';
       for (std::size_t i = 0; i < v.items.size(); ++i) {

@@ -10,20 +10,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* d, size_t size) {
   memcpy(&a, d, 4);
   memcpy(&b, d + 4, 4);
   switch (a) {
-    case 0x50415253:
-      return 1;
+    case 0x50415253: return 1;
     case 0x4c4f4144:
       switch (b) {
-        case 0x00000001:
-          return 2;
-        case 0x7fe4c0de:
-          abort();
-        case 0x13371337:
-          return 3;
+        case 0x00000001: return 2;
+        case 0x7fe4c0de: abort();
+        case 0x13371337: return 3;
       }
       return 4;
-    case 0xfeedface:
-      return 5;
+    case 0xfeedface: return 5;
   }
   return 0;
 }

@@ -12,12 +12,9 @@ namespace {
 
 __attribute__((noinline)) int weight(int x) {
   switch (x) {
-    case 400001:
-      return 3;
-    case 400002:
-      return 40;
-    case 400003:
-      return 500;
+    case 400001: return 3;
+    case 400002: return 40;
+    case 400003: return 500;
   }
   return 0;
 }
