@@ -542,14 +542,18 @@ bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
     }
-    case Type::Bool: slot.bits ^= 1; break;
-    case Type::Float32:
-      slot.bits = mutate_float<float, std::uint32_t>(static_cast<std::uint32_t>(slot.bits), rng);
-      break;
-    case Type::Float64: slot.bits = mutate_float<double, std::uint64_t>(slot.bits, rng); break;
-    default: slot.bits = mutate_integer(slot.bits, type, rng, words_); break;
+    default: slot.bits = mutate_scalar(slot.bits, type, rng, words_); break;
   }
   return false;
+}
+
+std::uint64_t mutate_scalar(std::uint64_t bits, Type type, Pcg& rng, const WordSource* words) {
+  switch (type) {
+    case Type::Bool: return bits ^ 1;
+    case Type::Float32: return mutate_float<float, std::uint32_t>(static_cast<std::uint32_t>(bits), rng);
+    case Type::Float64: return mutate_float<double, std::uint64_t>(bits, rng);
+    default: return mutate_integer(bits, type, rng, words);
+  }
 }
 
 }  // namespace cfuzz::core

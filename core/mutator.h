@@ -18,6 +18,7 @@
 
 #include "core/pcg.h"
 #include "core/shm_layout.h"
+#include "corpus_format/value.h"
 
 namespace cfuzz::core {
 
@@ -64,6 +65,10 @@ class ValueMutator {
   virtual bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                             const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) = 0;
 };
+
+// One mutation of a scalar value of type `type` (not []byte or string), given and returned
+// as in a slot: integers sign- or zero-extended, floats as their bit pattern.
+std::uint64_t mutate_scalar(std::uint64_t bits, corpus::Type type, Pcg& rng, const WordSource* words);
 
 class Mutator {
  public:

@@ -22,6 +22,10 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
   detail::running_input() = &input_;
   bool threw = false;
   try {
+    if (fn_.decode != nullptr) {
+      fn_.decode(fn_.fn, args);
+      if (after_decode_ != nullptr) after_decode_(after_decode_ctx_);
+    }
     call_fuzz_function(fn_, t_, args);
   } catch (const detail::Stop&) {
     // fatal, skip or fail_now: recorded already.

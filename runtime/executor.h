@@ -29,6 +29,14 @@ class Executor {
   // Builds the views of an entry's values (byte values copied into `buffers`).
   static void views_of(const corpus::Entry& entry, InputBuffers& buffers, detail::ArgView* out);
 
+  // Called after the encoded values are decoded and before the fuzz function runs, when
+  // the function takes encoded values (the fuzz engine starts counting coverage there).
+  void set_after_decode(void (*fn)(void*), void* ctx) {
+    after_decode_ = fn;
+    after_decode_ctx_ = ctx;
+  }
+  bool decodes() const { return fn_.decode != nullptr; }
+
   // The last input's state, for its log.
   const detail::TestState& last_input() const { return input_; }
 
@@ -36,6 +44,8 @@ class Executor {
   detail::FuzzFunction& fn_;
   detail::TestState input_;
   T t_;
+  void (*after_decode_)(void*) = nullptr;
+  void* after_decode_ctx_ = nullptr;
 };
 
 }  // namespace cfuzz::runtime

@@ -38,7 +38,30 @@ FuzzEngine::FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::S
       mutator_(kDefaultMaxLen),
       words_(cmp_table(), base_cmps_) {
   mutator_.set_words(&words_);
-  if (!custom_mutators_.empty()) mutator_.set_value_mutator(&custom_mutators_);
+  const detail::Shapes no_shapes;
+  const auto& shapes = f.fuzz_function() ? f.fuzz_function()->shapes : no_shapes;
+  bool typed = false;
+  for (std::uint32_t i = 0; i < shapes.size(); ++i) {
+    if (shapes[i].empty()) continue;
+    structure_.set_shape(i, core::ValueShape::parse(shapes[i]));
+    typed = true;
+  }
+  structure_.set_words(&words_);
+  // What decoding covered (std::map inserts, string copies) and compared is not the
+  // input's: coverage and comparisons start again once the values are built.
+  ex_.set_after_decode(
+      [](void*) {
+        const auto& cov = coverage_registry();
+        core::CounterScanner::clear(cov.regions, cov.region_count);
+        cmp_table().set_enabled(true);
+      },
+      nullptr);
+  if (typed) {
+    if (!custom_mutators_.empty()) structure_.set_next(&custom_mutators_);
+    mutator_.set_value_mutator(&structure_);
+  } else if (!custom_mutators_.empty()) {
+    mutator_.set_value_mutator(&custom_mutators_);
+  }
   const auto& cov = coverage_registry();
   touched_.resize(cov.total_counters / 8 + 16 * cov.region_count + 16);
 }
@@ -78,7 +101,7 @@ RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, b
   // Comparisons are recorded while the target runs, not while the runtime itself (the
   // mutator searching the input, say) calls memcmp.
   CmpTable& cmp = cmp_table();
-  cmp.set_enabled(true);
+  cmp.set_enabled(!ex_.decodes());  // else once the values are decoded
   leak_tracking_begin();
   begin_execution();
   RunResult r = ex_.run(args_, {}, failure);
@@ -219,6 +242,9 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
       // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
       // target owns, so (as in libFuzzer) only its mutator changes it.
       if (custom_mutators_.handles(c.value)) continue;
+      // In a typed value, a replacement of the same length changes one scalar or the
+      // bytes of one string and keeps the structure around it.
+      if (structure_.handles(c.value) && c.old_len != c.bytes.size()) continue;
       if (out_of_budget(count)) break;
       core::copy_input_area(shm_.base(), shm_.current());
       if (!apply(c, shm_.current())) continue;

@@ -15,6 +15,7 @@
 #include "core/pcg.h"
 #include "core/rpc.h"
 #include "core/shm_layout.h"
+#include "core/structure_mutator.h"
 #include "runtime/cmp_table.h"
 #include "runtime/cmp_words.h"
 #include "runtime/custom_mutator.h"
@@ -94,6 +95,7 @@ class FuzzEngine {
   core::ShmHeader& hdr_;
   std::uint64_t area_size_;  // as validated at start-up, before the target ran
   core::Mutator mutator_;
+  core::StructureMutator structure_{mutator_};  // typed values (cfuzz/typed_values.h)
   CmpTable base_cmps_{};
   CmpWords words_;
   core::Pcg rng_;

@@ -128,7 +128,29 @@ corpus::Value value_of(ArgType type, const ArgView& v) {
 
 }  // namespace
 
-void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n, Location where) {
+std::string format_parameter_list(const std::vector<corpus::Type>& types, const Shapes& shapes) {
+  std::string out;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += i < shapes.size() && !shapes[i].empty() ? std::string_view(shapes[i]) : corpus::go_type_name(types[i]);
+  }
+  return out;
+}
+
+namespace {
+
+Shapes shapes_of(const char* const* shapes, std::size_t n) {
+  Shapes out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (shapes[i] != nullptr) out[i] = shapes[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_seed(TestState* s, const ArgType* types, const char* const* shapes, const ArgView* values, std::size_t n,
+              Location where) {
   if (s->fuzz_called()) {
     s->record("f.add called after f.fuzz", where, true);
     throw Stop{};
@@ -138,6 +160,7 @@ void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::si
     seed.types.push_back(static_cast<corpus::Type>(types[i]));
     seed.values.push_back(value_of(types[i], values[i]));
   }
+  seed.shapes = shapes_of(shapes, n);
   s->seeds().push_back(std::move(seed));
 }
 
@@ -152,6 +175,13 @@ static void check_custom_mutators(TestState* s, Location where) {
                 where, true);
       throw Stop{};
     }
+    const auto& shape = s->fuzz_function()->shapes[index];
+    if (!shape.empty()) {
+      s->record("f.custom_mutator: argument " + std::to_string(index) + " is " + shape +
+                    ", which cfuzz mutates by its structure; a custom mutator takes []byte or string",
+                where, true);
+      throw Stop{};
+    }
     if (types[index] != corpus::Type::Bytes && types[index] != corpus::Type::String) {
       s->record("f.custom_mutator: argument " + std::to_string(index) + " is " +
                     std::string(corpus::go_type_name(types[index])) + "; a custom mutator takes []byte or string",
@@ -161,14 +191,16 @@ static void check_custom_mutators(TestState* s, Location where) {
   }
 }
 
-void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn, Destroy destroy,
-                       Location where) {
+void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, std::size_t n, Invoke invoke,
+                       Decode decode, void* fn, Destroy destroy, Location where) {
   FuzzFunction f;
   f.invoke = invoke;
+  f.decode = decode;
   f.fn = fn;
   f.destroy = destroy;
   f.where = short_location(where);
   for (std::size_t i = 0; i < n; ++i) f.types.push_back(static_cast<corpus::Type>(types[i]));
+  f.shapes = shapes_of(shapes, n);
   if (s->fuzz_called()) {
     s->record("f.fuzz called more than once", where, true);
     throw Stop{};
@@ -176,9 +208,10 @@ void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke
   s->set_fuzz_called();
   for (std::size_t i = 0; i < s->seeds().size(); ++i) {
     const Seed& seed = s->seeds()[i];
-    if (seed.types != f.types) {
-      s->record("mismatched types in seed#" + std::to_string(i) + ": " + corpus::format_type_list(seed.types) +
-                    ", want " + corpus::format_type_list(f.types),
+    if (seed.types != f.types || seed.shapes != f.shapes) {
+      s->record("mismatched types in seed#" + std::to_string(i) + ": " +
+                    format_parameter_list(seed.types, seed.shapes) + ", want " +
+                    format_parameter_list(f.types, f.shapes),
                 where, true);
       throw Stop{};
     }
@@ -186,7 +219,9 @@ void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke
   s->fuzz_function().emplace();
   FuzzFunction& slot = *s->fuzz_function();
   slot.types = std::move(f.types);
+  slot.shapes = std::move(f.shapes);
   slot.invoke = f.invoke;
+  slot.decode = f.decode;
   slot.fn = f.fn;
   slot.destroy = f.destroy;
   slot.where = std::move(f.where);

@@ -19,14 +19,23 @@ struct LogLine {
   std::string text;
 };
 
+// Shapes of encoded values (cfuzz/typed_values.h), one per value: empty for Go's types.
+using Shapes = std::vector<std::string>;
+
+// "[]byte, []int32, string": the types as a user wrote them (an encoded value by its shape).
+std::string format_parameter_list(const std::vector<corpus::Type>& types, const Shapes& shapes);
+
 struct Seed {
   std::vector<corpus::Type> types;
+  Shapes shapes;
   corpus::Entry values;
 };
 
 struct FuzzFunction {
   std::vector<corpus::Type> types;
+  Shapes shapes;
   Invoke invoke = nullptr;
+  Decode decode = nullptr;  // null when no value is encoded
   void* fn = nullptr;
   Destroy destroy = nullptr;
   std::string where;

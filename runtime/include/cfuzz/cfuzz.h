@@ -26,8 +26,16 @@
 //   unsigned long long                     uint
 //   std::uint16_t, std::uint32_t, std::uint64_t  uint16, uint32, uint64
 //   float, double                          float32, float64
+//   enums                                  their underlying integer's type
 //
-// This header is the whole public API; it includes only the standard library.
+// Any other supported type, at any depth, is carried as one []byte value holding its
+// encoding (docs/corpus-format.md, "Typed values") and mutated element by element:
+//   std::vector, std::deque, std::array, std::set, std::map, std::unordered_set,
+//   std::unordered_map, std::optional, std::variant, std::pair, std::tuple, and aggregate
+//   structs of up to 16 fields, of any supported types.
+//
+// This header (with cfuzz/typed_values.h) is the whole public API; it includes only the
+// standard library.
 #pragma once
 
 #if __cplusplus < 202002L
@@ -44,6 +52,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "cfuzz/typed_values.h"
 
 namespace cfuzz {
 
@@ -94,12 +104,17 @@ struct ArgView {
 class TestState;  // the runtime's record of one fuzz test or one input
 
 using Invoke = void (*)(void* fn, T& t, const ArgView* args);
+// Decodes the encoded values among `args` into the function's storage; run before Invoke,
+// apart from it, so that what decoding covers is not counted as the input's coverage.
+using Decode = void (*)(void* fn, const ArgView* args);
 using Destroy = void (*)(void* fn);
 
 void register_test(const char* name, void (*body)(F&), const char* file, int line);
-void add_seed(TestState* s, const ArgType* types, const ArgView* values, std::size_t n, Location where);
-void set_fuzz_function(TestState* s, const ArgType* types, std::size_t n, Invoke invoke, void* fn, Destroy destroy,
-                       Location where);
+// `shapes[i]` is the shape of an encoded value (typed_values.h), or null for Go's types.
+void add_seed(TestState* s, const ArgType* types, const char* const* shapes, const ArgView* values, std::size_t n,
+              Location where);
+void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, std::size_t n, Invoke invoke,
+                       Decode decode, void* fn, Destroy destroy, Location where);
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where);
 
 template <class>
@@ -115,7 +130,8 @@ struct Param {
   static_assert(std::is_same_v<P, char> || kAlwaysFalse<P>,
                 "cfuzz: unsupported fuzz parameter type. Use std::string, std::string_view, "
                 "std::vector<std::uint8_t>, std::span<const std::uint8_t>, bool, float, double, "
-                "the fixed-width integers, char32_t, long long or unsigned long long.");
+                "the fixed-width integers, char32_t, long long, unsigned long long, enums, or "
+                "containers, optional, variant, pair, tuple and aggregate structs of these.");
 };
 
 struct NoStorage {};
@@ -170,6 +186,17 @@ struct ScalarParam {
   }
 };
 
+// Go's types are not encoded: their shape is null.
+template <class P>
+const char* shape_text() {
+  if constexpr (EncodedParam<P>) {
+    static const std::string shape = shape_of<P>();
+    return shape.c_str();
+  } else {
+    return nullptr;
+  }
+}
+
 // clang-format off
 template <> struct Param<bool> : ScalarParam<bool, ArgType::Bool> {};
 template <> struct Param<std::uint8_t> : ScalarParam<std::uint8_t, ArgType::Byte> {};
@@ -187,6 +214,30 @@ template <> struct Param<float> : ScalarParam<float, ArgType::Float32> {};
 template <> struct Param<double> : ScalarParam<double, ArgType::Float64> {};
 // clang-format on
 
+template <class E>
+requires std::is_enum_v<E>
+struct Param<E> {
+  using U = std::underlying_type_t<E>;
+  static constexpr ArgType type = Param<U>::type;
+  using Storage = E;
+  static E& get(Storage& s, const ArgView& v) {
+    s = static_cast<E>(static_cast<U>(v.bits));
+    return s;
+  }
+};
+
+// Everything else that has a Codec: decoded from its []byte encoding into storage that
+// is reused from one input to the next.
+template <EncodedParam P>
+struct Param<P> {
+  static constexpr ArgType type = ArgType::Bytes;
+  using Storage = P;
+  static P& get(Storage& s, const ArgView& v) {
+    decode_value(v.data, v.size, s);
+    return s;
+  }
+};
+
 // The type of a value given to f.add: string literals are strings, as in Go.
 template <class A>
 struct SeedParam : Param<A> {};
@@ -195,10 +246,16 @@ struct SeedParam<const char*> : Param<std::string_view> {};
 template <>
 struct SeedParam<char*> : Param<std::string_view> {};
 
+// `scratch` holds an encoded value's bytes for as long as the view is used.
 template <class A>
-ArgView seed_view(const A& a) {
+ArgView seed_view(const A& a, std::vector<std::uint8_t>& scratch) {
   using D = std::decay_t<A>;
-  if constexpr (std::is_same_v<D, const char*> || std::is_same_v<D, char*>) {
+  if constexpr (EncodedParam<D>) {
+    scratch = encode_value(a);
+    return {scratch.data(), scratch.size(), 0};
+  } else if constexpr (std::is_enum_v<D>) {
+    return seed_view(static_cast<std::underlying_type_t<D>>(a), scratch);
+  } else if constexpr (std::is_same_v<D, const char*> || std::is_same_v<D, char*>) {
     std::string_view s(a);
     return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size(), 0};
   } else if constexpr (std::is_same_v<D, std::string> || std::is_same_v<D, std::string_view>) {
@@ -245,10 +302,31 @@ struct Invoker {
   Fn fn;
   std::tuple<typename Param<std::remove_cvref_t<Ps>>::Storage...> storage;
 
+  static constexpr bool kHasEncoded = (EncodedParam<std::remove_cvref_t<Ps>> || ...);
+
+  // An encoded value was decoded into its storage already (decode); others are read here.
+  template <class P>
+  static decltype(auto) arg(typename Param<P>::Storage& s, const ArgView& v) {
+    if constexpr (EncodedParam<P>) {
+      return (s);
+    } else {
+      return Param<P>::get(s, v);
+    }
+  }
   static void call(void* self, T& t, const ArgView* args) {
     auto* me = static_cast<Invoker*>(self);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      me->fn(t, Param<std::remove_cvref_t<Ps>>::get(std::get<I>(me->storage), args[I])...);
+      me->fn(t, arg<std::remove_cvref_t<Ps>>(std::get<I>(me->storage), args[I])...);
+    }
+    (std::index_sequence_for<Ps...>{});
+  }
+  static void decode(void* self, const ArgView* args) {
+    auto* me = static_cast<Invoker*>(self);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto one = [&]<class P>(typename Param<P>::Storage& s, const ArgView& v) {
+        if constexpr (EncodedParam<P>) Param<P>::get(s, v);
+      };
+      (one.template operator()<std::remove_cvref_t<Ps>>(std::get<I>(me->storage), args[I]), ...);
     }
     (std::index_sequence_for<Ps...>{});
   }
@@ -261,8 +339,10 @@ void bind_fuzz(TestState* s, Fn&& fn, Location where, std::tuple<TRef, Ps...>*) 
   static_assert(sizeof...(Ps) <= 32, "cfuzz: a fuzz function takes at most 32 values");
   using I = Invoker<std::decay_t<Fn>, Ps...>;
   static constexpr ArgType types[] = {Param<std::remove_cvref_t<Ps>>::type..., ArgType::Bool};
+  const char* const shapes[] = {shape_text<std::remove_cvref_t<Ps>>()..., nullptr};
   auto* inv = new I{std::forward<Fn>(fn), {}};
-  set_fuzz_function(s, types, sizeof...(Ps), &I::call, inv, &I::destroy, where);
+  set_fuzz_function(s, types, shapes, sizeof...(Ps), &I::call, I::kHasEncoded ? &I::decode : nullptr, inv, &I::destroy,
+                    where);
 }
 
 // Thrown by fatal/skip to leave the fuzz function, as Go's runtime.Goexit leaves it:
@@ -327,8 +407,11 @@ class F : public Common {
   template <class... A>
   void add(const A&... values) {
     static constexpr detail::ArgType types[] = {detail::SeedParam<std::decay_t<A>>::type..., detail::ArgType::Bool};
-    const detail::ArgView views[] = {detail::seed_view(values)..., detail::ArgView{}};
-    detail::add_seed(state_, types, views, sizeof...(A), Location::current());
+    const char* const shapes[] = {detail::shape_text<std::decay_t<A>>()..., nullptr};
+    std::vector<std::uint8_t> encoded[sizeof...(A) + 1];
+    std::size_t next = 0;
+    const detail::ArgView views[] = {detail::seed_view(values, encoded[next++])..., detail::ArgView{}};
+    detail::add_seed(state_, types, shapes, views, sizeof...(A), Location::current());
   }
 
   // Structure-aware fuzzing: `fn` makes every mutation of argument `index` (0 is the first

@@ -1,0 +1,210 @@
+#include "core/value_shape.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace cfuzz::core {
+
+namespace {
+
+struct Scalar {
+  std::string_view name;
+  ShapeKind kind;
+  std::uint8_t width;
+  bool is_signed;
+};
+
+// clang-format off
+constexpr Scalar kScalars[] = {
+  {"bool", ShapeKind::Bool, 1, false},
+  {"int8", ShapeKind::Int, 1, true},     {"uint8", ShapeKind::Int, 1, false},
+  {"int16", ShapeKind::Int, 2, true},    {"uint16", ShapeKind::Int, 2, false},
+  {"int32", ShapeKind::Int, 4, true},    {"uint32", ShapeKind::Int, 4, false},
+  {"int64", ShapeKind::Int, 8, true},    {"uint64", ShapeKind::Int, 8, false},
+  {"float32", ShapeKind::Float, 4, false}, {"float64", ShapeKind::Float, 8, false},
+  {"string", ShapeKind::Bytes, 0, false}, {"[]byte", ShapeKind::Bytes, 0, false},
+};
+// clang-format on
+
+[[noreturn]] void malformed(std::string_view text, std::size_t pos, std::string_view what) {
+  throw std::invalid_argument("malformed value shape \"" + std::string(text) + "\" at offset " + std::to_string(pos) +
+                              ": " + std::string(what));
+}
+
+bool take(std::string_view text, std::size_t& pos, std::string_view token) {
+  if (text.substr(pos, token.size()) != token) return false;
+  pos += token.size();
+  return true;
+}
+
+void expect(std::string_view text, std::size_t& pos, std::string_view token) {
+  if (!take(text, pos, token)) malformed(text, pos, "expected \"" + std::string(token) + "\"");
+}
+
+// Reads as the header's ValueReader does: past the end, bytes are zeros.
+struct Reader {
+  const std::uint8_t* p;
+  const std::uint8_t* end;
+  std::size_t remaining() const { return static_cast<std::size_t>(end - p); }
+  std::uint64_t read_le(std::size_t width) {
+    std::uint64_t v = 0;
+    std::size_t n = width < remaining() ? width : remaining();
+    for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+    p += n;
+    return v;
+  }
+  std::size_t read_count() {
+    std::uint64_t n = read_le(4);
+    return n < remaining() ? static_cast<std::size_t>(n) : remaining();
+  }
+};
+
+void put_le(std::vector<std::uint8_t>& out, std::uint64_t v, std::size_t width) {
+  for (std::size_t i = 0; i < width; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+struct Walk {
+  const ValueShape& shape;
+  Reader r;
+  std::vector<std::uint8_t>& out;
+  std::vector<ValuePart>& parts;
+
+  void value(std::uint32_t id, std::int32_t parent) {
+    const ShapeNode& n = shape.node(id);
+    auto self = static_cast<std::int32_t>(parts.size());
+    parts.push_back(ValuePart{id, static_cast<std::uint32_t>(out.size()), 0, parent});
+    switch (n.kind) {
+      case ShapeKind::Bool: put_le(out, r.read_le(1) & 1, 1); break;
+      case ShapeKind::Int:
+      case ShapeKind::Float: put_le(out, r.read_le(n.width), n.width); break;
+      case ShapeKind::Bytes: {
+        std::size_t count = r.read_count();
+        put_le(out, count, 4);
+        out.insert(out.end(), r.p, r.p + count);
+        r.p += count;
+        break;
+      }
+      case ShapeKind::Sequence: {
+        std::size_t count = r.read_count();
+        put_le(out, count, 4);
+        for (std::size_t i = 0; i < count; ++i) value(n.children[0], self);
+        break;
+      }
+      case ShapeKind::Array:
+        for (std::uint32_t i = 0; i < n.count; ++i) value(n.children[0], self);
+        break;
+      case ShapeKind::Optional: {
+        std::uint64_t present = r.read_le(1) & 1;
+        put_le(out, present, 1);
+        if (present != 0) value(n.children[0], self);
+        break;
+      }
+      case ShapeKind::Variant: {
+        std::size_t index = static_cast<std::size_t>(r.read_le(1)) % n.children.size();
+        put_le(out, index, 1);
+        value(n.children[index], self);
+        break;
+      }
+      case ShapeKind::Struct:
+        for (std::uint32_t child : n.children) value(child, self);
+        break;
+    }
+    parts[static_cast<std::size_t>(self)].end = static_cast<std::uint32_t>(out.size());
+  }
+};
+
+}  // namespace
+
+ValueShape ValueShape::parse(std::string_view text) {
+  ValueShape s;
+  s.text_ = std::string(text);
+  std::size_t pos = 0;
+  s.parse_node(text, pos);
+  if (pos != text.size()) malformed(text, pos, "unexpected text after the type");
+  return s;
+}
+
+std::uint32_t ValueShape::parse_node(std::string_view text, std::size_t& pos) {
+  auto id = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}});
+  auto add_child = [&](std::uint32_t child) { nodes_[id].children.push_back(child); };
+  for (const Scalar& sc : kScalars) {
+    // "[]byte" before "[]T"; a scalar name is never a prefix of another at a type's end.
+    std::size_t end = pos + sc.name.size();
+    if (text.substr(pos, sc.name.size()) == sc.name &&
+        (end == text.size() || text[end] == ']' || text[end] == ';' || text[end] == '|' || text[end] == '}')) {
+      pos = end;
+      nodes_[id].kind = sc.kind;
+      nodes_[id].width = sc.width;
+      nodes_[id].is_signed = sc.is_signed;
+      return id;
+    }
+  }
+  if (take(text, pos, "[]")) {
+    nodes_[id].kind = ShapeKind::Sequence;
+    add_child(parse_node(text, pos));
+  } else if (take(text, pos, "[")) {
+    std::size_t digits = pos;
+    std::uint64_t n = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && n < (1u << 31))
+      n = n * 10 + (text[pos++] - '0');
+    if (pos == digits) malformed(text, pos, "expected an array length");
+    expect(text, pos, "]");
+    nodes_[id].kind = ShapeKind::Array;
+    nodes_[id].count = static_cast<std::uint32_t>(n);
+    add_child(parse_node(text, pos));
+  } else if (take(text, pos, "set[")) {
+    nodes_[id].kind = ShapeKind::Sequence;
+    add_child(parse_node(text, pos));
+    expect(text, pos, "]");
+  } else if (take(text, pos, "map[")) {
+    // A map is a sequence of key-value structs.
+    nodes_[id].kind = ShapeKind::Sequence;
+    auto entry = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}});
+    add_child(entry);
+    std::uint32_t key = parse_node(text, pos);
+    expect(text, pos, "]");
+    std::uint32_t val = parse_node(text, pos);
+    nodes_[entry].children = {key, val};
+  } else if (take(text, pos, "optional[")) {
+    nodes_[id].kind = ShapeKind::Optional;
+    add_child(parse_node(text, pos));
+    expect(text, pos, "]");
+  } else if (take(text, pos, "variant[")) {
+    nodes_[id].kind = ShapeKind::Variant;
+    do {
+      add_child(parse_node(text, pos));
+    } while (take(text, pos, "|"));
+    expect(text, pos, "]");
+  } else if (take(text, pos, "struct{")) {
+    nodes_[id].kind = ShapeKind::Struct;
+    if (!take(text, pos, "}")) {
+      do {
+        add_child(parse_node(text, pos));
+      } while (take(text, pos, "; "));
+      expect(text, pos, "}");
+    }
+  } else {
+    malformed(text, pos, "expected a type");
+  }
+  return id;
+}
+
+void canonicalize(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::vector<std::uint8_t>& out,
+                  std::vector<ValuePart>& parts) {
+  out.clear();
+  parts.clear();
+  Walk w{shape, Reader{data, data + len}, out, parts};
+  w.value(shape.root(), -1);
+}
+
+std::uint32_t read_u32_le(const std::uint8_t* p) {
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
+}
+
+void write_u32_le(std::uint8_t* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+}  // namespace cfuzz::core

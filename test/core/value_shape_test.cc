@@ -1,0 +1,224 @@
+// Typed values (cfuzz/typed_values.h) as the runtime sees them: shapes parse, the runtime's
+// walk reads an encoding exactly as the header's decoder does, and the structure mutator
+// makes canonical encodings that change values element by element.
+#include "core/value_shape.h"
+
+#include <cfuzz/typed_values.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <variant>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/mutator.h"
+#include "core/structure_mutator.h"
+
+namespace cfuzz::core {
+namespace {
+
+using detail::decode_value;
+using detail::encode_value;
+using detail::shape_of;
+using Bytes = std::vector<std::uint8_t>;
+
+struct Point {
+  std::int16_t x;
+  std::uint64_t y;
+  bool operator==(const Point&) const = default;
+};
+
+struct Record {
+  std::vector<std::string> names;
+  std::array<std::uint8_t, 3> rgb;
+  std::optional<Point> where;
+  std::variant<std::monostate, std::int32_t, std::string> any;
+  std::tuple<bool, double, std::vector<Point>> rest;
+  bool operator==(const Record&) const = default;
+};
+
+Bytes random_bytes(std::mt19937_64& rng, std::size_t max_len) {
+  Bytes b(rng() % (max_len + 1));
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng() % 4 == 0 ? rng() : rng() % 4);  // small counts are likely
+  return b;
+}
+
+Bytes canonical(const ValueShape& shape, const Bytes& b) {
+  Bytes out;
+  std::vector<ValuePart> parts;
+  canonicalize(shape, b.data(), b.size(), out, parts);
+  return out;
+}
+
+TEST(ValueShape, TheHeaderWritesShapesThatParseAndReadAsGoTypes) {
+  EXPECT_EQ(shape_of<std::vector<std::int32_t>>(), "[]int32");
+  EXPECT_EQ((shape_of<std::map<std::string, std::optional<std::uint8_t>>>()), "map[string]optional[uint8]");
+  EXPECT_EQ((shape_of<std::set<std::int64_t>>()), "set[int64]");
+  EXPECT_EQ((shape_of<std::array<std::vector<std::uint8_t>, 2>>()), "[2][]byte");
+  EXPECT_EQ(shape_of<Point>(), "struct{int16; uint64}");
+  EXPECT_EQ(shape_of<Record>(),
+            "struct{[]string; [3]uint8; optional[struct{int16; uint64}]; variant[struct{}|int32|string]; "
+            "struct{bool; float64; []struct{int16; uint64}}}");
+  for (const std::string& text : {shape_of<Record>(), shape_of<std::map<std::string, std::optional<std::uint8_t>>>(),
+                                  std::string("struct{}"), std::string("[0]bool")}) {
+    EXPECT_EQ(ValueShape::parse(text).text(), text);
+  }
+}
+
+TEST(ValueShape, AMalformedShapeSaysWhere) {
+  for (const char* bad : {"", "int", "[]", "[x]int8", "map[string", "struct{int8;int8}", "int8 ", "variant[]"}) {
+    try {
+      ValueShape::parse(bad);
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("malformed value shape"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("at offset"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ValueShape, TheWalkReadsEveryByteStringAsTheHeaderDecodesIt) {
+  const ValueShape shape = ValueShape::parse(shape_of<Record>());
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    Bytes raw = random_bytes(rng, 96);
+    Record a{}, b{};
+    decode_value(raw.data(), raw.size(), a);
+    Bytes canon = canonical(shape, raw);
+    decode_value(canon.data(), canon.size(), b);
+    ASSERT_EQ(a, b) << "input " << i;
+    // Without sets or maps, canonical is exactly what the header encodes.
+    ASSERT_EQ(canon, encode_value(a)) << "input " << i;
+    ASSERT_EQ(canonical(shape, canon), canon);
+  }
+}
+
+TEST(ValueShape, PartsCoverTheirChildrenInPreOrder) {
+  const ValueShape shape = ValueShape::parse("[]struct{string; optional[int32]}");
+  Bytes raw = encode_value(std::vector<std::tuple<std::string, std::optional<std::int32_t>>>{{"ab", 5}, {"", {}}});
+  Bytes out;
+  std::vector<ValuePart> parts;
+  canonicalize(shape, raw.data(), raw.size(), out, parts);
+  EXPECT_EQ(out, raw);
+  // root, element, string, optional, int32, element, string, optional
+  ASSERT_EQ(parts.size(), 8u);
+  EXPECT_EQ(parts[0].parent, -1);
+  EXPECT_EQ(parts[1].parent, 0);
+  EXPECT_EQ(parts[4].parent, 3);
+  EXPECT_EQ(parts[5].parent, 0);
+  for (const ValuePart& p : parts) {
+    if (p.parent >= 0) {
+      EXPECT_LE(parts[p.parent].begin, p.begin);
+      EXPECT_LE(p.end, parts[p.parent].end);
+    }
+  }
+}
+
+// Words as the runtime's comparison table gives them: one integer the target compared with.
+class OneOperand : public WordSource {
+ public:
+  std::string_view pick_word(Pcg&) const override { return "needle"; }
+  bool replacement_for(const std::uint8_t*, std::size_t, Pcg&, Replacement*) const override { return false; }
+  bool integer_for(std::uint64_t, int width, Pcg&, std::uint64_t* out) const override {
+    if (width != 4) return false;
+    *out = 1000003;
+    return true;
+  }
+};
+
+TEST(StructureMutator, MakesCanonicalValuesWithinCapAndChangesThemByElement) {
+  const std::string text = shape_of<Record>();
+  Mutator bytes(4096);
+  OneOperand words;
+  bytes.set_words(&words);
+  StructureMutator m(bytes);
+  m.set_words(&words);
+  m.set_shape(2, ValueShape::parse(text));
+  const ValueShape shape = ValueShape::parse(text);
+  EXPECT_TRUE(m.handles(2));
+  EXPECT_FALSE(m.handles(0));
+  EXPECT_FALSE(m.handles(3));
+
+  Pcg rng;
+  rng.reseed(3, 1);
+  Bytes data(512);
+  std::uint64_t len = 0;  // the empty encoding: every field zero or empty
+  bool grew = false, shrank = false, appeared = false, vanished = false, switched = false, operand = false,
+       word = false;
+  Record before{};
+  for (int i = 0; i < 20000; ++i) {
+    std::uint64_t cap = 256;
+    ASSERT_TRUE(m.mutate_value(2, data.data(), &len, cap, nullptr, 0, rng));
+    ASSERT_LE(len, cap);
+    Bytes now(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(len));
+    ASSERT_EQ(canonical(shape, now), now) << "mutation " << i << " left a non-canonical encoding";
+    Record after{};
+    decode_value(now.data(), now.size(), after);
+    grew |= after.names.size() > before.names.size();
+    shrank |= after.names.size() < before.names.size();
+    appeared |= after.where.has_value() && !before.where.has_value();
+    vanished |= !after.where.has_value() && before.where.has_value();
+    switched |= after.any.index() != before.any.index();
+    if (const auto* v = std::get_if<std::int32_t>(&after.any)) operand |= *v == 1000003;
+    for (const auto& n : after.names) word |= n.find("needle") != std::string::npos;
+    before = after;
+    if (i % 1000 == 999) len = 0;  // start over now and then, so that values stay small
+  }
+  EXPECT_TRUE(grew && shrank) << "containers gain and lose elements";
+  EXPECT_TRUE(appeared && vanished) << "optionals appear and vanish";
+  EXPECT_TRUE(switched) << "variants switch alternatives";
+  EXPECT_TRUE(operand) << "comparison operands reach integers inside values";
+  EXPECT_TRUE(word) << "dictionary words reach strings inside values";
+}
+
+TEST(StructureMutator, CopiesPartsOfTheSpliceParter) {
+  const std::string text = shape_of<std::vector<std::int32_t>>();
+  Mutator bytes(4096);
+  StructureMutator m(bytes);
+  m.set_shape(0, ValueShape::parse(text));
+  Bytes other = encode_value(std::vector<std::int32_t>{-77777, 424242});
+  Pcg rng;
+  rng.reseed(5, 1);
+  int copied = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Bytes data = encode_value(std::vector<std::int32_t>{1, 2, 3});
+    data.resize(256);
+    std::uint64_t len = 16;
+    m.mutate_value(0, data.data(), &len, 256, other.data(), other.size(), rng);
+    std::vector<std::int32_t> v;
+    decode_value(data.data(), len, v);
+    for (std::int32_t x : v) copied += x == -77777 || x == 424242;
+  }
+  EXPECT_GT(copied, 50);
+}
+
+TEST(StructureMutator, LeavesValuesWithoutAShapeToTheNextMutator) {
+  struct Counting : ValueMutator {
+    int calls = 0;
+    bool mutate_value(std::uint32_t, std::uint8_t*, std::uint64_t*, std::uint64_t, const std::uint8_t*, std::uint64_t,
+                      Pcg&) override {
+      ++calls;
+      return true;
+    }
+  } next;
+  Mutator bytes(64);
+  StructureMutator m(bytes);
+  m.set_shape(1, ValueShape::parse("[]int8"));
+  Pcg rng;
+  std::uint8_t data[8] = {};
+  std::uint64_t len = 0;
+  EXPECT_FALSE(m.mutate_value(0, data, &len, 8, nullptr, 0, rng));
+  m.set_next(&next);
+  EXPECT_TRUE(m.mutate_value(0, data, &len, 8, nullptr, 0, rng));
+  EXPECT_EQ(next.calls, 1);
+}
+
+}  // namespace
+}  // namespace cfuzz::core
