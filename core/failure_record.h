@@ -33,6 +33,10 @@ inline constexpr std::uint32_t kFailureExactInput = 1;
 // The target's custom mutator failed, not an execution: `current` is the input it was
 // mutating, which the fuzz target itself may well pass.
 inline constexpr std::uint32_t kFailureInCustomMutator = 2;
+// Not a failure of the target: a value of the input is out of its domain (cfuzz/domains.h),
+// so the fuzz function was not called. A seed or testdata file fails for it; a cache file
+// is skipped.
+inline constexpr std::uint32_t kFailureOutOfDomain = 4;
 
 struct FailureRecord {
   std::uint32_t kind;      // FailureKind

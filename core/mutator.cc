@@ -542,7 +542,10 @@ bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
     }
-    default: slot.bits = mutate_scalar(slot.bits, type, rng, words_); break;
+    default:
+      if (value_mutator_ != nullptr && value_mutator_->mutate_bits(i, &slot.bits, rng)) return true;
+      slot.bits = mutate_scalar(slot.bits, type, rng, words_);
+      break;
   }
   return false;
 }

@@ -64,6 +64,11 @@ class ValueMutator {
   virtual ~ValueMutator() = default;
   virtual bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                             const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) = 0;
+  // The same for a scalar value (in a slot's form); false for values it does not handle.
+  virtual bool mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) {
+    (void)index, (void)bits, (void)rng;
+    return false;
+  }
 };
 
 // One mutation of a scalar value of type `type` (not []byte or string), given and returned

@@ -1,5 +1,6 @@
 #include "core/structure_mutator.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cfuzz::core {
@@ -41,17 +42,110 @@ bool is_container(ShapeKind k) {
   return k == ShapeKind::Sequence || k == ShapeKind::Array || k == ShapeKind::Optional || k == ShapeKind::Variant;
 }
 
+// A scalar (slot form) brought into its domain's range: integers wrap around into it, as
+// a step past one end comes back at the other; floats are clamped.
+std::uint64_t fit_range(const ShapeNode& n, std::uint64_t bits) {
+  if (!n.has_range) return bits;
+  if (n.kind == ShapeKind::Float) {
+    double lo, hi, d;
+    std::memcpy(&lo, &n.lo, sizeof lo);
+    std::memcpy(&hi, &n.hi, sizeof hi);
+    if (n.width == 4) {
+      float f;
+      auto b = static_cast<std::uint32_t>(bits);
+      std::memcpy(&f, &b, sizeof f);
+      d = f;
+    } else {
+      std::memcpy(&d, &bits, sizeof d);
+    }
+    if (!(d >= lo)) d = lo;  // NaN too
+    if (d > hi) d = hi;
+    if (n.width == 4) {
+      auto f = static_cast<float>(d);
+      std::uint32_t b;
+      std::memcpy(&b, &f, sizeof b);
+      return b;
+    }
+    std::uint64_t out;
+    std::memcpy(&out, &d, sizeof out);
+    return out;
+  }
+  bool inside = n.is_signed ? static_cast<std::int64_t>(n.lo) <= static_cast<std::int64_t>(bits) &&
+                                  static_cast<std::int64_t>(bits) <= static_cast<std::int64_t>(n.hi)
+                            : n.lo <= bits && bits <= n.hi;
+  if (inside) return bits;
+  std::uint64_t span = n.hi - n.lo;  // values in range, minus one (two's complement works for both)
+  if (span == ~std::uint64_t{0}) return bits;
+  return n.lo + (bits - n.lo) % (span + 1);
+}
+
+// Brings bytes into a domain's size bounds and alphabet, within `cap`.
+void fit_bytes(const ShapeNode& n, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap, Pcg& rng) {
+  if (*len > n.max_size) *len = n.max_size;
+  if (!n.alphabet.empty()) {
+    for (std::uint64_t i = 0; i < *len; ++i) {
+      if (n.alphabet.find(static_cast<char>(data[i])) == std::string::npos) {
+        data[i] = static_cast<std::uint8_t>(n.alphabet[data[i] % n.alphabet.size()]);
+      }
+    }
+  }
+  while (*len < n.min_size && *len < cap) {
+    data[(*len)++] = n.alphabet.empty() ? static_cast<std::uint8_t>(rng.below(256))
+                                        : static_cast<std::uint8_t>(n.alphabet[rng.below(n.alphabet.size())]);
+  }
+}
+
 }  // namespace
 
-void StructureMutator::set_shape(std::uint32_t index, ValueShape shape) {
-  if (shapes_.size() <= index) shapes_.resize(index + 1);
+void StructureMutator::set_shape(std::uint32_t index, ValueShape shape, bool plain) {
+  if (shapes_.size() <= index) {
+    shapes_.resize(index + 1);
+    plain_.resize(index + 1);
+  }
   shapes_[index] = std::move(shape);
+  plain_[index] = plain;
+}
+
+bool StructureMutator::mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) {
+  if (!handles(index)) return next_ != nullptr && next_->mutate_bits(index, bits, rng);
+  const ShapeNode& n = shapes_[index]->node(0);
+  if (n.kind != ShapeKind::Int && n.kind != ShapeKind::Float && n.kind != ShapeKind::Bool) return false;
+  if (!n.oneof.empty()) {
+    const auto& e = n.oneof[rng.below(n.oneof.size())];
+    if (e.size() == n.width) {
+      *bits = load_scalar(e.data(), n);
+      return true;
+    }
+  }
+  *bits = fit_range(n, mutate_scalar(*bits, scalar_type(n), rng, words_));
+  return true;
+}
+
+void StructureMutator::mutate_plain_bytes(const ShapeNode& n, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                                          const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
+  if (!n.oneof.empty()) {
+    const auto& e = n.oneof[rng.below(n.oneof.size())];  // an encoded string: a 4-byte length first
+    if (e.size() >= 4 && e.size() - 4 <= cap) {
+      std::memcpy(data, e.data() + 4, e.size() - 4);
+      *len = e.size() - 4;
+      return;
+    }
+  }
+  std::uint64_t room = std::min<std::uint64_t>(cap, n.max_size);
+  if (room < *len) room = *len;
+  bytes_.mutate_bytes(data, len, room, other, other_len, rng);
+  fit_bytes(n, data, len, cap, rng);
 }
 
 bool StructureMutator::mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                                     const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
   if (!handles(index)) return next_ != nullptr && next_->mutate_value(index, data, len, cap, other, other_len, rng);
   const ValueShape& shape = *shapes_[index];
+  if (plain_[index]) {
+    if (shape.node(0).kind != ShapeKind::Bytes) return false;
+    mutate_plain_bytes(shape.node(0), data, len, cap, other, other_len, rng);
+    return true;
+  }
   canonicalize(shape, data, *len, work_, parts_);
   bool have_other = other != nullptr && other_len > 0 && rng.below(4) == 0;
   if (have_other) canonicalize(shape, other, other_len, other_work_, other_parts_);
@@ -80,24 +174,31 @@ bool StructureMutator::mutate_part(const ValueShape& shape, std::uint32_t part, 
   const ValuePart p = parts_[part];
   const ShapeNode& n = shape.node(p.shape);
   if (have_other && rng.below(3) == 0 && copy_from_other(part, rng)) return true;
+  if (!n.oneof.empty()) {  // one of the domain's values
+    const auto& e = n.oneof[rng.below(n.oneof.size())];
+    replace(p.begin, p.end, e.data(), e.size());
+    return true;
+  }
   switch (n.kind) {
     case ShapeKind::Bool:
     case ShapeKind::Int:
     case ShapeKind::Float: {
       out_ = work_;
       std::uint64_t bits = mutate_scalar(load_scalar(out_.data() + p.begin, n), scalar_type(n), rng, words_);
-      store_scalar(out_.data() + p.begin, bits, n);
+      store_scalar(out_.data() + p.begin, fit_range(n, bits), n);
       return true;
     }
     case ShapeKind::Bytes: {
       std::uint64_t old_len = p.end - p.begin - 4;
       std::uint64_t rest = work_.size() - old_len;
       std::uint64_t room = cap > rest ? cap - rest : 0;
+      room = std::min<std::uint64_t>(room, n.max_size);
       if (room < old_len) room = old_len;
       piece_.assign(work_.begin() + p.begin + 4, work_.begin() + p.end);
       piece_.resize(room);
       std::uint64_t new_len = old_len;
       bytes_.mutate_bytes(piece_.data(), &new_len, room, nullptr, 0, rng);
+      fit_bytes(n, piece_.data(), &new_len, room, rng);
       out_.assign(work_.begin(), work_.begin() + p.begin);
       put_le(out_, new_len, 4);
       out_.insert(out_.end(), piece_.begin(), piece_.begin() + static_cast<std::ptrdiff_t>(new_len));
@@ -131,6 +232,11 @@ bool StructureMutator::mutate_container(const ValueShape& shape, std::uint32_t p
     case ShapeKind::Sequence: {
       std::uint32_t op = count == 0 ? 0 : rng.below(6);
       if (op == 5 && count < 2) op = 0;
+      // Within the domain's size bounds: no growing at the top, no shrinking at the bottom.
+      bool can_grow = count<n.max_size, can_shrink = count> n.min_size;
+      if ((op <= 2 || op == 4) && !can_grow) op = can_shrink ? 3 : 5;
+      if (op == 3 && !can_shrink) op = can_grow ? 0 : 5;
+      if (op == 5 && count < 2) return false;
       std::uint32_t new_count = count;
       switch (op) {
         case 0:
@@ -230,6 +336,11 @@ bool StructureMutator::copy_from_other(std::uint32_t part, Pcg& rng) {
 
 void StructureMutator::generate(const ValueShape& shape, std::uint32_t node, Pcg& rng, std::vector<std::uint8_t>& out) {
   const ShapeNode& n = shape.node(node);
+  if (!n.oneof.empty()) {
+    const auto& e = n.oneof[rng.below(n.oneof.size())];
+    out.insert(out.end(), e.begin(), e.end());
+    return;
+  }
   switch (n.kind) {
     case ShapeKind::Bool: out.push_back(static_cast<std::uint8_t>(rng.below(2))); break;
     case ShapeKind::Int: {
@@ -239,11 +350,14 @@ void StructureMutator::generate(const ValueShape& shape, std::uint32_t node, Pcg
       if (choice == 2 && (words_ == nullptr || !words_->integer_for(0, n.width, rng, &v))) choice = 3;
       if (choice == 3) v = rng.next64();
       if (choice < 2 && n.is_signed && rng.below(4) == 0) v = ~v + 1;
-      put_le(out, v, n.width);
+      if (n.has_range && choice < 2) v = n.lo + v;  // near the bottom of the range
+      if (n.is_signed && n.width < 8 && (v >> (8 * n.width - 1) & 1) != 0) v |= ~std::uint64_t{0} << (8 * n.width);
+      put_le(out, fit_range(n, v), n.width);
       break;
     }
     case ShapeKind::Float: {
       double d = static_cast<double>(rng.below(17));
+      if (n.has_range) std::memcpy(&d, &n.lo, sizeof d);
       if (n.width == 4) {
         float f = static_cast<float>(d);
         std::uint32_t b;
@@ -258,17 +372,25 @@ void StructureMutator::generate(const ValueShape& shape, std::uint32_t node, Pcg
     }
     case ShapeKind::Bytes: {
       std::string_view word = words_ != nullptr && rng.coin() ? words_->pick_word(rng) : std::string_view();
+      std::size_t at = out.size();
+      put_le(out, 0, 4);
       if (!word.empty()) {
-        put_le(out, word.size(), 4);
         out.insert(out.end(), word.begin(), word.end());
       } else {
         std::uint32_t k = rng.below(9);
-        put_le(out, k, 4);
         for (std::uint32_t i = 0; i < k; ++i) out.push_back(static_cast<std::uint8_t>(rng.below(256)));
       }
+      std::uint64_t len = out.size() - at - 4;
+      out.resize(out.size() + n.min_size);  // room to pad to the minimum size
+      fit_bytes(n, out.data() + at + 4, &len, len + n.min_size, rng);
+      out.resize(at + 4 + len);
+      write_u32_le(out.data() + at, static_cast<std::uint32_t>(len));
       break;
     }
-    case ShapeKind::Sequence: put_le(out, 0, 4); break;
+    case ShapeKind::Sequence:
+      put_le(out, n.min_size, 4);
+      for (std::uint64_t i = 0; i < n.min_size; ++i) generate(shape, n.children[0], rng, out);
+      break;
     case ShapeKind::Optional: out.push_back(0); break;
     case ShapeKind::Array:
       for (std::uint32_t i = 0; i < n.count; ++i) generate(shape, n.children[0], rng, out);

@@ -22,7 +22,9 @@ class StructureMutator : public ValueMutator {
   // are used for scalars too.
   explicit StructureMutator(Mutator& bytes) : bytes_(bytes) {}
 
-  void set_shape(std::uint32_t index, ValueShape shape);
+  // `plain`: the value is one of Go's types kept as is (a scalar's bits, a string's bytes),
+  // whose shape only carries its domain's constraints; otherwise it is an encoded value.
+  void set_shape(std::uint32_t index, ValueShape shape, bool plain = false);
   bool handles(std::uint32_t index) const { return index < shapes_.size() && shapes_[index].has_value(); }
   // Values without a shape go to `next` (a target's custom mutators), if any.
   void set_next(ValueMutator* next) { next_ = next; }
@@ -30,6 +32,7 @@ class StructureMutator : public ValueMutator {
 
   bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                     const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) override;
+  bool mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) override;
 
  private:
   // One attempt at a mutation of work_ into out_; false when the picked part has nothing
@@ -43,11 +46,15 @@ class StructureMutator : public ValueMutator {
   void replace(std::uint32_t begin, std::uint32_t end, const std::uint8_t* middle, std::size_t middle_len);
   // The parts whose parent is `part`, in order.
   void children_of(std::uint32_t part);
+  // A plain string or []byte with constraints.
+  void mutate_plain_bytes(const ShapeNode& n, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
+                          const std::uint8_t* other, std::uint64_t other_len, Pcg& rng);
 
   Mutator& bytes_;
   const WordSource* words_ = nullptr;
   ValueMutator* next_ = nullptr;
   std::vector<std::optional<ValueShape>> shapes_;
+  std::vector<bool> plain_;
   std::vector<std::uint8_t> work_, out_, other_work_, piece_;
   std::vector<ValuePart> parts_, other_parts_;
   std::vector<std::uint32_t> children_, candidates_, matches_;  // containers; partner's parts of a shape

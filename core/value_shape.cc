@@ -125,8 +125,23 @@ ValueShape ValueShape::parse(std::string_view text) {
 }
 
 std::uint32_t ValueShape::parse_node(std::string_view text, std::size_t& pos) {
+  // Constraints come first ("<range 0 9>int32"), so that they cannot be read as the
+  // element's in "<size 1 4>[]int32"; they are read once the node's kind is known.
+  std::size_t constraints = std::string_view::npos;
+  if (take(text, pos, "<")) {
+    constraints = pos;
+    pos = text.find('>', pos);
+    if (pos == std::string_view::npos) malformed(text, constraints, "expected \">\"");
+    ++pos;
+  }
+  std::uint32_t id = parse_type(text, pos);
+  if (constraints != std::string_view::npos) parse_constraints(text, constraints, nodes_[id]);
+  return id;
+}
+
+std::uint32_t ValueShape::parse_type(std::string_view text, std::size_t& pos) {
   auto id = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}});
+  nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, 0, 0, {}, 0, UINT64_MAX, {}});
   auto add_child = [&](std::uint32_t child) { nodes_[id].children.push_back(child); };
   for (const Scalar& sc : kScalars) {
     // "[]byte" before "[]T"; a scalar name is never a prefix of another at a type's end.
@@ -161,7 +176,7 @@ std::uint32_t ValueShape::parse_node(std::string_view text, std::size_t& pos) {
     // A map is a sequence of key-value structs.
     nodes_[id].kind = ShapeKind::Sequence;
     auto entry = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}});
+    nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, 0, 0, {}, 0, UINT64_MAX, {}});
     add_child(entry);
     std::uint32_t key = parse_node(text, pos);
     expect(text, pos, "]");
@@ -189,6 +204,62 @@ std::uint32_t ValueShape::parse_node(std::string_view text, std::size_t& pos) {
     malformed(text, pos, "expected a type");
   }
   return id;
+}
+
+void ValueShape::parse_constraints(std::string_view text, std::size_t& pos, ShapeNode& n) {
+  auto word = [&]() {
+    std::size_t end = text.find_first_of(" ;>", pos);
+    if (end == std::string_view::npos || end == pos) malformed(text, pos, "expected a constraint value");
+    std::string w(text.substr(pos, end - pos));
+    pos = end;
+    return w;
+  };
+  auto number = [&](const std::string& w, bool is_float, bool is_signed) -> std::uint64_t {
+    char* end = nullptr;
+    std::uint64_t bits;
+    if (is_float) {
+      double d = std::strtod(w.c_str(), &end);
+      std::memcpy(&bits, &d, sizeof bits);
+    } else if (is_signed) {
+      bits = static_cast<std::uint64_t>(std::strtoll(w.c_str(), &end, 10));
+    } else {
+      bits = std::strtoull(w.c_str(), &end, 10);
+    }
+    if (end == nullptr || *end != '\0') malformed(text, pos, "bad number \"" + w + "\"");
+    return bits;
+  };
+  auto hex = [&](const std::string& w) {
+    std::vector<std::uint8_t> out;
+    if (w == "-") return out;
+    if (w.size() % 2 != 0 || w.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      malformed(text, pos, "expected hex digits");
+    }
+    for (std::size_t i = 0; i < w.size(); i += 2) {
+      out.push_back(static_cast<std::uint8_t>(std::stoul(w.substr(i, 2), nullptr, 16)));
+    }
+    return out;
+  };
+  do {
+    if (take(text, pos, "range ")) {
+      bool is_float = n.kind == ShapeKind::Float;
+      n.lo = number(word(), is_float, n.is_signed);
+      expect(text, pos, " ");
+      n.hi = number(word(), is_float, n.is_signed);
+      n.has_range = true;
+    } else if (take(text, pos, "size ")) {
+      n.min_size = number(word(), false, false);
+      expect(text, pos, " ");
+      n.max_size = number(word(), false, false);
+    } else if (take(text, pos, "alphabet ")) {
+      auto a = hex(word());
+      n.alphabet.assign(a.begin(), a.end());
+    } else if (take(text, pos, "oneof")) {
+      while (take(text, pos, " ")) n.oneof.push_back(hex(word()));
+    } else {
+      malformed(text, pos, "expected range, size, alphabet or oneof");
+    }
+  } while (take(text, pos, "; "));
+  expect(text, pos, ">");
 }
 
 void canonicalize(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::vector<std::uint8_t>& out,

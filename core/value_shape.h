@@ -33,6 +33,15 @@ struct ShapeNode {
   bool is_signed = false;               // Int
   std::uint32_t count = 0;              // Array: its length
   std::vector<std::uint32_t> children;  // element, alternatives or fields
+
+  // Constraints of a domain (cfuzz/domains.h), written before the type in angle brackets:
+  // `<range -5 9>int32`, `<size 1 4>[]int8`, `<size 0 8; alphabet 616263>string`,
+  // `<oneof 0100 0200>uint16` (the allowed values' encodings, in hex; "-" is empty).
+  bool has_range = false;
+  std::uint64_t lo = 0, hi = 0;  // Int: the slot form (signed: sign-extended); Float: a double's bits
+  std::vector<std::vector<std::uint8_t>> oneof;
+  std::uint64_t min_size = 0, max_size = UINT64_MAX;  // Bytes, Sequence
+  std::string alphabet;                               // Bytes: the allowed bytes (empty: any)
 };
 
 class ValueShape {
@@ -46,6 +55,8 @@ class ValueShape {
 
  private:
   std::uint32_t parse_node(std::string_view text, std::size_t& pos);
+  std::uint32_t parse_type(std::string_view text, std::size_t& pos);
+  void parse_constraints(std::string_view text, std::size_t& pos, ShapeNode& n);
   std::string text_;
   std::vector<ShapeNode> nodes_;
 };

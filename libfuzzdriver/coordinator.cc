@@ -463,6 +463,14 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
   if (r.kind == CallOutcome::Kind::Ok) {
     if (r.result.get<rpc::ExecResult>().status != "failure") return OnceResult::Passed;
     core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
+    // An input this fuzz function's domains exclude fails as a seed; anything else (the
+    // cache, after the domains changed) is skipped.
+    if ((rec.flags & core::kFailureOutOfDomain) != 0 && as_seed == nullptr) {
+      std::string why = rec.message;
+      while (!why.empty() && why.back() == '\n') why.pop_back();
+      reporter_.warning("skipped an input out of the fuzz function's domains: " + why);
+      return OnceResult::OutOfDomain;
+    }
     refine_from_sanitizer_report(rec, w.output());
     handle_failure(w, rec, values, w.output(), as_seed);
     return OnceResult::Failed;

@@ -77,7 +77,7 @@ class Coordinator {
   // One execution of `values` (a baseline or a synced entry). A failure is handled here;
   // Passed leaves the coverage in the worker's snapshot; Lost: the worker died of something
   // else (killed from outside) and was restarted.
-  enum class OnceResult { Passed, Failed, Lost };
+  enum class OnceResult { Passed, Failed, Lost, OutOfDomain };
   OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const core::CorpusEntry* as_seed);
   bool start_worker(Worker& w);
   void request_stop();

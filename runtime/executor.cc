@@ -19,14 +19,21 @@ Executor::Executor(detail::TestState& f)
 
 RunResult Executor::run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure) {
   input_.reset_for_input(input_name);
+  bool in_domain = true;
   detail::running_input() = &input_;
   bool threw = false;
   try {
     if (fn_.decode != nullptr) {
-      fn_.decode(fn_.fn, args);
+      in_domain = fn_.decode(fn_.fn, args, skip_out_of_domain_ ? nullptr : &out_of_domain_);
       if (after_decode_ != nullptr) after_decode_(after_decode_ctx_);
     }
-    call_fuzz_function(fn_, t_, args);
+    if (in_domain) {
+      call_fuzz_function(fn_, t_, args);
+    } else if (skip_out_of_domain_) {
+      input_.mark_skipped();
+    } else {
+      input_.record_at(fn_.where, "value out of its domain: " + out_of_domain_, true);
+    }
   } catch (const detail::Stop&) {
     // fatal, skip or fail_now: recorded already.
   } catch (const std::exception& e) {
@@ -61,6 +68,7 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
     std::string msg = input_.format_log(0);
     if (msg.empty()) msg = input_.failure_site() + ": failed (t.fail called)\n";
     core::failure_set(failure->message, msg);
+    if (!in_domain) failure->flags |= core::kFailureOutOfDomain;
     return RunResult::Fail;
   }
   return input_.skipped() ? RunResult::Skip : RunResult::Pass;

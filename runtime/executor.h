@@ -36,6 +36,9 @@ class Executor {
     after_decode_ctx_ = ctx;
   }
   bool decodes() const { return fn_.decode != nullptr; }
+  // While fuzzing, an input with a value out of its domain is skipped (the mutator made
+  // it); elsewhere (a seed, a corpus file) it fails, saying which value and domain.
+  void set_skip_out_of_domain(bool skip) { skip_out_of_domain_ = skip; }
 
   // The last input's state, for its log.
   const detail::TestState& last_input() const { return input_; }
@@ -46,6 +49,8 @@ class Executor {
   T t_;
   void (*after_decode_)(void*) = nullptr;
   void* after_decode_ctx_ = nullptr;
+  bool skip_out_of_domain_ = false;
+  std::string out_of_domain_;
 };
 
 }  // namespace cfuzz::runtime

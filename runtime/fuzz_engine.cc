@@ -38,13 +38,16 @@ FuzzEngine::FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::S
       mutator_(kDefaultMaxLen),
       words_(cmp_table(), base_cmps_) {
   mutator_.set_words(&words_);
-  const detail::Shapes no_shapes;
-  const auto& shapes = f.fuzz_function() ? f.fuzz_function()->shapes : no_shapes;
   bool typed = false;
-  for (std::uint32_t i = 0; i < shapes.size(); ++i) {
-    if (shapes[i].empty()) continue;
-    structure_.set_shape(i, core::ValueShape::parse(shapes[i]));
-    typed = true;
+  if (const auto& fn = f.fuzz_function()) {
+    for (std::uint32_t i = 0; i < fn->shapes.size(); ++i) {
+      // A value with a domain is mutated within its constraints; one of Go's types without
+      // a shape of its own stays as it is (plain), with the constraints only.
+      const std::string& text = !fn->constraints[i].empty() ? fn->constraints[i] : fn->shapes[i];
+      if (text.empty()) continue;
+      structure_.set_shape(i, core::ValueShape::parse(text), fn->shapes[i].empty());
+      typed = true;
+    }
   }
   structure_.set_words(&words_);
   // What decoding covered (std::map inserts, string copies) and compared is not the
@@ -201,7 +204,8 @@ FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* coun
 }
 
 rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check) {
-  check_every_input_ = false;  // leaks: only inputs with new coverage, as libFuzzer
+  check_every_input_ = false;        // leaks: only inputs with new coverage, as libFuzzer
+  ex_.set_skip_out_of_domain(true);  // the mutator made them; exec reports them
   check_area(shm_.base(), "base");
   const core::InputAreaHeader* splice = nullptr;
   if (shm_.splice().count == shm_.base().count) {
@@ -289,6 +293,7 @@ rpc::FuzzResult& FuzzEngine::finish(rpc::FuzzResult& res, std::uint64_t count, s
 
 rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check) {
   check_every_input_ = true;
+  ex_.set_skip_out_of_domain(false);
   check_area(shm_.base(), "base");
   start_call();
   core::copy_input_area(shm_.base(), shm_.current());

@@ -191,8 +191,33 @@ static void check_custom_mutators(TestState* s, Location where) {
   }
 }
 
-void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, std::size_t n, Invoke invoke,
-                       Decode decode, void* fn, Destroy destroy, Location where) {
+// Seeds given with f.add must be in the fuzz function's domains.
+static void check_seeds_in_domains(TestState* s, Location where) {
+  const FuzzFunction& fn = *s->fuzz_function();
+  if (fn.decode == nullptr) return;
+  std::vector<ArgView> views(fn.types.size() + 1);
+  std::string why;
+  for (std::size_t i = 0; i < s->seeds().size(); ++i) {
+    const Seed& seed = s->seeds()[i];
+    for (std::size_t k = 0; k < seed.values.size(); ++k) {
+      const corpus::Value& v = seed.values[k];
+      if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
+        views[k] = ArgView{b->data(), b->size(), 0};
+      } else if (const auto* str = std::get_if<std::string>(&v)) {
+        views[k] = ArgView{reinterpret_cast<const std::uint8_t*>(str->data()), str->size(), 0};
+      } else {
+        views[k] = ArgView{nullptr, 0, core::scalar_bits(v)};
+      }
+    }
+    if (!fn.decode(fn.fn, views.data(), &why)) {
+      s->record("f.add: seed#" + std::to_string(i) + " is out of the domains: " + why, where, true);
+      throw Stop{};
+    }
+  }
+}
+
+void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, const char* const* constraints,
+                       std::size_t n, Invoke invoke, Decode decode, void* fn, Destroy destroy, Location where) {
   FuzzFunction f;
   f.invoke = invoke;
   f.decode = decode;
@@ -201,6 +226,7 @@ void set_fuzz_function(TestState* s, const ArgType* types, const char* const* sh
   f.where = short_location(where);
   for (std::size_t i = 0; i < n; ++i) f.types.push_back(static_cast<corpus::Type>(types[i]));
   f.shapes = shapes_of(shapes, n);
+  f.constraints = shapes_of(constraints, n);
   if (s->fuzz_called()) {
     s->record("f.fuzz called more than once", where, true);
     throw Stop{};
@@ -220,6 +246,7 @@ void set_fuzz_function(TestState* s, const ArgType* types, const char* const* sh
   FuzzFunction& slot = *s->fuzz_function();
   slot.types = std::move(f.types);
   slot.shapes = std::move(f.shapes);
+  slot.constraints = std::move(f.constraints);
   slot.invoke = f.invoke;
   slot.decode = f.decode;
   slot.fn = f.fn;
@@ -227,6 +254,7 @@ void set_fuzz_function(TestState* s, const ArgType* types, const char* const* sh
   slot.where = std::move(f.where);
   f.destroy = nullptr;  // ownership moved to the slot
   check_custom_mutators(s, where);
+  check_seeds_in_domains(s, where);
 }
 
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where) {

@@ -34,6 +34,7 @@ struct Seed {
 struct FuzzFunction {
   std::vector<corpus::Type> types;
   Shapes shapes;
+  Shapes constraints;  // constrained shapes of values with domains (cfuzz/domains.h)
   Invoke invoke = nullptr;
   Decode decode = nullptr;  // null when no value is encoded
   void* fn = nullptr;

@@ -3,6 +3,7 @@
 // makes canonical encodings that change values element by element.
 #include "core/value_shape.h"
 
+#include <cfuzz/domains.h>
 #include <cfuzz/typed_values.h>
 
 #include <array>
@@ -197,6 +198,66 @@ TEST(StructureMutator, CopiesPartsOfTheSpliceParter) {
     for (std::int32_t x : v) copied += x == -77777 || x == 424242;
   }
   EXPECT_GT(copied, 50);
+}
+
+// Mutates an encoded value of domain `d` from `seed` many times; every result must be in
+// the domain by the mutator's own doing (the fuzz function's decoder would drop it else).
+template <class D>
+void expect_mutations_stay_in(const D& d, const typename D::value_type& seed) {
+  std::string text;
+  d.shape(text);
+  Mutator bytes(4096);
+  OneOperand words;
+  bytes.set_words(&words);
+  StructureMutator m(bytes);
+  m.set_words(&words);
+  m.set_shape(0, ValueShape::parse(text));
+  Pcg rng;
+  rng.reseed(11, 1);
+  Bytes data(4096);
+  Bytes start;
+  detail::ValueWriter w{start};
+  d.encode(w, seed);
+  std::copy(start.begin(), start.end(), data.begin());
+  std::uint64_t len = start.size();
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(m.mutate_value(0, data.data(), &len, 512, nullptr, 0, rng));
+    typename D::value_type v{};
+    detail::ValueReader r{data.data(), data.data() + len};
+    std::string why;
+    ASSERT_TRUE(d.decode(r, v) && d.admits(v, why)) << text << ": mutation " << i << " left the domain: " << why;
+  }
+}
+
+TEST(StructureMutator, KeepsValuesInTheirDomains) {
+  expect_mutations_stay_in(cfuzz::vector_of(cfuzz::element_of({2, 3, 5, 7})).with_size(1, 4), std::vector<int>{2});
+  expect_mutations_stay_in(cfuzz::vector_of(cfuzz::in_range<std::int16_t>(-5, 5)).with_max_size(6),
+                           std::vector<std::int16_t>{});
+  expect_mutations_stay_in(cfuzz::vector_of(cfuzz::string_of("abc").with_size(2, 5)), std::vector<std::string>{"ab"});
+  expect_mutations_stay_in(cfuzz::optional_of(cfuzz::in_range(0.0, 1.0)), std::optional<double>{});
+  expect_mutations_stay_in(cfuzz::vector_of(cfuzz::in_range<std::uint64_t>(10, 20)), std::vector<std::uint64_t>{10});
+}
+
+TEST(StructureMutator, KeepsPlainValuesInTheirDomains) {
+  Mutator bytes(4096);
+  StructureMutator m(bytes);
+  m.set_shape(0, ValueShape::parse("<range -3 3>int32"), /*plain=*/true);
+  m.set_shape(1, ValueShape::parse("<size 1 3; alphabet 7879>string"), /*plain=*/true);
+  m.set_shape(2, ValueShape::parse("<oneof 0200 0700>uint16"), /*plain=*/true);
+  Pcg rng;
+  std::uint64_t bits = 0, small = 2;
+  std::uint8_t text[16] = {'x'};
+  std::uint64_t len = 1;
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(m.mutate_bits(0, &bits, rng));
+    auto v = static_cast<std::int64_t>(bits);
+    ASSERT_TRUE(v >= -3 && v <= 3) << v;
+    ASSERT_TRUE(m.mutate_value(1, text, &len, sizeof text, nullptr, 0, rng));
+    ASSERT_TRUE(len >= 1 && len <= 3) << len;
+    for (std::uint64_t k = 0; k < len; ++k) ASSERT_TRUE(text[k] == 'x' || text[k] == 'y') << int(text[k]);
+    ASSERT_TRUE(m.mutate_bits(2, &small, rng));
+    ASSERT_TRUE(small == 2 || small == 7) << small;
+  }
 }
 
 TEST(StructureMutator, LeavesValuesWithoutAShapeToTheNextMutator) {

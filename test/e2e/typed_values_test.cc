@@ -72,6 +72,74 @@ TEST(TypedValues, FuzzingTheEveryShapeTestKeepsItsValuesDecodable) {
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.all();
 }
 
+// Domains (test/targets/typed_domains.cc): its fuzz functions fail if ever given a value
+// out of its domain.
+CommandResult fuzz_domains(const TempDir& dir, const std::string& test, int seed, const std::string& fuzztime,
+                           std::vector<std::string> env = {}) {
+  return run({cfuzz(), "run", target("typed_domains"), "--fuzz", "^" + test + "$", "--cachedir",
+              (dir / "cache").string(), "--parallel", "1", "--seed", std::to_string(seed), "--fuzztime", fuzztime},
+             {.cwd = dir.str(), .env = std::move(env)});
+}
+
+TEST(Domains, EveryValueGivenToTheFuzzFunctionIsInItsDomain) {
+  for (const char* test : {"FuzzDomains", "FuzzMappedDomain"}) {
+    TempDir dir;
+    auto r = fuzz_domains(dir, test, 1, "300000x");
+    EXPECT_EQ(r.exit_code, 0) << r.all();
+    EXPECT_EQ(r.out.find("out of domain"), std::string::npos) << r.all();
+  }
+}
+
+TEST(Domains, ABugThatNeedsValuesAtTheEndsOfTheirDomainsIsFoundInEverySeed) {
+  for (int seed = 1; seed <= 3; ++seed) {
+    TempDir dir;
+    auto r = fuzz_domains(dir, "FuzzDomains", seed, "120s", {"CFUZZ_TEST_DOMAIN_BUG=1"});
+    ASSERT_EQ(r.exit_code, 1) << r.all();
+    EXPECT_NE(r.out.find("planted bug: found within the domains"), std::string::npos) << r.all();
+    auto saved = files_in(dir / "testdata/fuzz/FuzzDomains");
+    ASSERT_EQ(saved.size(), 1u) << r.all();
+    auto rerun = run({target("typed_domains"), "--run", "FuzzDomains/" + saved[0].filename().string()},
+                     {.cwd = dir.str(), .env = {"CFUZZ_TEST_DOMAIN_BUG=1"}});
+    EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+    EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.all();
+  }
+}
+
+TEST(Domains, ASeedOutOfItsDomainIsAnErrorNamingTheValueAndTheDomain) {
+  TempDir dir;
+  auto r = run({target("typed_domains")}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_BAD_SEED=1"}});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("f.add: seed#1 is out of the domains: argument 0: 12 is not in InRange(0, 9)"),
+            std::string::npos)
+      << r.all();
+}
+
+TEST(Domains, ACorpusFileOutOfItsDomainFailsAsASeedAndIsSkippedFromTheCache) {
+  const std::string file =
+      "go test fuzz v1\nint32(3)\n[]byte(\"\\x01\\x00\\x00\\x00\\x04\\x00\\x00\\x00\")\n"
+      "string(\"ab\")\n[]byte(\"\\x00\")\nint64(10)\nfloat64(0.5)\n";
+  const std::string why = "value out of its domain: argument 1: element 0: 4 is not in ElementOf({2, 3, 5, 7})";
+  TempDir dir;
+  write_file(dir / "testdata/fuzz/FuzzDomains/four", file);
+  auto seeds = run({target("typed_domains")}, {.cwd = dir.str()});
+  EXPECT_EQ(seeds.exit_code, 1) << seeds.all();
+  EXPECT_NE(seeds.out.find("--- FAIL: FuzzDomains/four"), std::string::npos) << seeds.all();
+  EXPECT_NE(seeds.out.find(why), std::string::npos) << seeds.all();
+  auto fuzzed = fuzz_domains(dir, "FuzzDomains", 1, "1000x");
+  EXPECT_EQ(fuzzed.exit_code, 1) << fuzzed.all();
+  EXPECT_NE(fuzzed.out.find("failure while testing seed corpus entry: FuzzDomains/four"), std::string::npos)
+      << fuzzed.all();
+  EXPECT_NE(fuzzed.out.find(why), std::string::npos) << fuzzed.all();
+
+  TempDir other;
+  write_file(other / "cache/FuzzDomains/four", file);
+  auto cached = fuzz_domains(other, "FuzzDomains", 1, "1000x");
+  EXPECT_EQ(cached.exit_code, 0) << cached.all();
+  EXPECT_NE(cached.all().find("skipped an input out of the fuzz function's domains"), std::string::npos)
+      << cached.all();
+  EXPECT_TRUE(fs::exists(other / "cache/FuzzDomains/four")) << "a cache file was removed";
+}
+
 // Go's loader reads each file as a seed of a fuzz test with as many []byte parameters.
 constexpr const char* kGoTests = R"(package typed
 

@@ -53,6 +53,7 @@
 #include <utility>
 #include <vector>
 
+#include "cfuzz/domains.h"
 #include "cfuzz/typed_values.h"
 
 namespace cfuzz {
@@ -104,17 +105,20 @@ struct ArgView {
 class TestState;  // the runtime's record of one fuzz test or one input
 
 using Invoke = void (*)(void* fn, T& t, const ArgView* args);
-// Decodes the encoded values among `args` into the function's storage; run before Invoke,
-// apart from it, so that what decoding covers is not counted as the input's coverage.
-using Decode = void (*)(void* fn, const ArgView* args);
+// Decodes the encoded values among `args` into the function's storage and checks the
+// values that have domains; run before Invoke, apart from it, so that what decoding covers
+// is not counted as the input's coverage. False when a value is out of its domain; then
+// `why` (when not null) names the argument, the value and the domain.
+using Decode = bool (*)(void* fn, const ArgView* args, std::string* why);
 using Destroy = void (*)(void* fn);
 
 void register_test(const char* name, void (*body)(F&), const char* file, int line);
-// `shapes[i]` is the shape of an encoded value (typed_values.h), or null for Go's types.
+// `shapes[i]` is the shape of an encoded value (typed_values.h), or null for Go's types;
+// `constraints[i]` the constrained shape of a value with a domain (domains.h), or null.
 void add_seed(TestState* s, const ArgType* types, const char* const* shapes, const ArgView* values, std::size_t n,
               Location where);
-void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, std::size_t n, Invoke invoke,
-                       Decode decode, void* fn, Destroy destroy, Location where);
+void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, const char* const* constraints,
+                       std::size_t n, Invoke invoke, Decode decode, void* fn, Destroy destroy, Location where);
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where);
 
 template <class>
@@ -297,52 +301,143 @@ struct Signature<R (C::*)(A...) noexcept> : Signature<R (*)(A...)> {};
 template <class C, class R, class... A>
 struct Signature<R (C::*)(A...) const noexcept> : Signature<R (*)(A...)> {};
 
-template <class Fn, class... Ps>
-struct Invoker {
-  Fn fn;
-  std::tuple<typename Param<std::remove_cvref_t<Ps>>::Storage...> storage;
+// Decoding runs inside every execution, apart from the target's code (typed_values.h).
+template <class D, class V>
+CFUZZ_NOT_COVERED bool decode_with(const D& d, ValueReader& r, V& v) {
+  return d.decode(r, v);
+}
 
-  static constexpr bool kHasEncoded = (EncodedParam<std::remove_cvref_t<Ps>> || ...);
+template <class D>
+concept MapDomain = requires {
+  D::kHasNoInverse;
+};
+template <class D>
+inline constexpr bool kArbitrary = false;
+template <class V>
+inline constexpr bool kArbitrary<Arbitrary<V>> = true;
 
-  // An encoded value was decoded into its storage already (decode); others are read here.
-  template <class P>
-  static decltype(auto) arg(typename Param<P>::Storage& s, const ArgView& v) {
+// How parameter P with domain D travels and is read. Encoded values (typed_values.h) and
+// values a domain constrains are decoded and checked before the call (decode); others are
+// read from their slot as the call starts.
+template <class P, class D>
+struct Slot {
+  static_assert(std::is_same_v<typename D::value_type, P>,
+                "cfuzz: a domain's values must be of its parameter's type (cfuzz::in_range(0, 9) is a domain of "
+                "int; for a std::int64_t parameter write cfuzz::in_range<std::int64_t>(0, 9))");
+  static constexpr bool kEncoded = EncodedParam<P> || MapDomain<D>;
+  static constexpr bool kDecoded = kEncoded || !kArbitrary<D>;
+  using Storage = std::conditional_t<kEncoded, P, typename Param<P>::Storage>;
+  static constexpr ArgType type = kEncoded ? ArgType::Bytes : Param<P>::type;
+
+  // The shape of the value as stored (the corpus's view), and the constrained shape the
+  // runtime mutates by; empty when there is none.
+  static std::string stored_shape(const D& d) {
     if constexpr (EncodedParam<P>) {
+      return shape_of<P>();
+    } else if constexpr (kEncoded) {
+      std::string out;
+      d.shape(out);
+      return out;
+    } else {
+      return {};
+    }
+  }
+  static std::string constrained_shape(const D& d) {
+    std::string out;
+    if constexpr (!kArbitrary<D>) {
+      if (d.constrained()) d.shape(out);
+    }
+    return out;
+  }
+
+  static bool decode(const D& d, Storage& s, const ArgView& v, std::string* why) {
+    std::string ignored;
+    if constexpr (kEncoded) {
+      ValueReader r{v.data, v.data + v.size};
+      if (decode_with(d, r, s)) return true;
+      if (why == nullptr) return false;
+      if constexpr (MapDomain<D>) {
+        *why = "a value out of " + d.describe();
+      } else if (d.admits(s, *why)) {
+        *why = "a value out of " + d.describe();
+      }
+      return false;
+    } else {
+      decltype(auto) x = Param<P>::get(s, v);
+      return d.admits(x, why != nullptr ? *why : ignored);
+    }
+  }
+  static decltype(auto) arg(Storage& s, const ArgView& v) {
+    if constexpr (kDecoded) {
       return (s);
     } else {
       return Param<P>::get(s, v);
     }
   }
+};
+
+template <class Fn, class DomainTuple, class... Ps>
+struct Invoker;
+template <class Fn, class... D, class... Ps>
+struct Invoker<Fn, std::tuple<D...>, Ps...> {
+  static_assert(sizeof...(D) == sizeof...(Ps), "cfuzz::domains: give one domain per parameter after cfuzz::T&");
+  template <std::size_t I>
+  using SlotAt =
+      Slot<std::remove_cvref_t<std::tuple_element_t<I, std::tuple<Ps...>>>, std::tuple_element_t<I, std::tuple<D...>>>;
+
+  Fn fn;
+  std::tuple<D...> domains;
+  std::tuple<typename Slot<std::remove_cvref_t<Ps>, D>::Storage...> storage;
+
+  static constexpr bool kDecodes = (Slot<std::remove_cvref_t<Ps>, D>::kDecoded || ...);
+  static constexpr ArgType kTypes[] = {Slot<std::remove_cvref_t<Ps>, D>::type..., ArgType::Bool};
+
   static void call(void* self, T& t, const ArgView* args) {
     auto* me = static_cast<Invoker*>(self);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      me->fn(t, arg<std::remove_cvref_t<Ps>>(std::get<I>(me->storage), args[I])...);
+      me->fn(t, SlotAt<I>::arg(std::get<I>(me->storage), args[I])...);
     }
     (std::index_sequence_for<Ps...>{});
   }
-  static void decode(void* self, const ArgView* args) {
+  // False when a value is out of its domain; then `why` (if given) says which and why.
+  static bool decode(void* self, const ArgView* args, std::string* why) {
     auto* me = static_cast<Invoker*>(self);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      auto one = [&]<class P>(typename Param<P>::Storage& s, const ArgView& v) {
-        if constexpr (EncodedParam<P>) Param<P>::get(s, v);
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto one = [&]<std::size_t K>() {
+        if constexpr (!SlotAt<K>::kDecoded) {
+          return true;
+        } else {
+          if (SlotAt<K>::decode(std::get<K>(me->domains), std::get<K>(me->storage), args[K], why)) return true;
+          if (why != nullptr) *why = "argument " + std::to_string(K) + ": " + *why;
+          return false;
+        }
       };
-      (one.template operator()<std::remove_cvref_t<Ps>>(std::get<I>(me->storage), args[I]), ...);
+      return (one.template operator()<I>() && ...);
     }
     (std::index_sequence_for<Ps...>{});
   }
   static void destroy(void* self) { delete static_cast<Invoker*>(self); }
 };
 
-template <class Fn, class TRef, class... Ps>
-void bind_fuzz(TestState* s, Fn&& fn, Location where, std::tuple<TRef, Ps...>*) {
+template <class Fn, class Doms, class TRef, class... Ps>
+void bind_fuzz(TestState* s, Fn&& fn, Doms&& doms, Location where, std::tuple<TRef, Ps...>*) {
   static_assert(std::is_same_v<TRef, T&>, "cfuzz: the fuzz function's first parameter must be `cfuzz::T&`");
   static_assert(sizeof...(Ps) <= 32, "cfuzz: a fuzz function takes at most 32 values");
-  using I = Invoker<std::decay_t<Fn>, Ps...>;
-  static constexpr ArgType types[] = {Param<std::remove_cvref_t<Ps>>::type..., ArgType::Bool};
-  const char* const shapes[] = {shape_text<std::remove_cvref_t<Ps>>()..., nullptr};
-  auto* inv = new I{std::forward<Fn>(fn), {}};
-  set_fuzz_function(s, types, shapes, sizeof...(Ps), &I::call, I::kHasEncoded ? &I::decode : nullptr, inv, &I::destroy,
-                    where);
+  using I = Invoker<std::decay_t<Fn>, std::decay_t<Doms>, Ps...>;
+  auto* inv = new I{std::forward<Fn>(fn), std::forward<Doms>(doms), {}};
+  std::string stored[sizeof...(Ps) + 1], constrained[sizeof...(Ps) + 1];
+  const char* stored_text[sizeof...(Ps) + 1] = {};
+  const char* constrained_text[sizeof...(Ps) + 1] = {};
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((stored[K] = I::template SlotAt<K>::stored_shape(std::get<K>(inv->domains)),
+      constrained[K] = I::template SlotAt<K>::constrained_shape(std::get<K>(inv->domains)),
+      stored_text[K] = stored[K].empty() ? nullptr : stored[K].c_str(),
+      constrained_text[K] = constrained[K].empty() ? nullptr : constrained[K].c_str()),
+     ...);
+  }
+  (std::index_sequence_for<Ps...>{});
+  set_fuzz_function(s, I::kTypes, stored_text, constrained_text, sizeof...(Ps), &I::call,
+                    I::kDecodes ? &I::decode : nullptr, inv, &I::destroy, where);
 }
 
 // Thrown by fatal/skip to leave the fuzz function, as Go's runtime.Goexit leaves it:
@@ -427,7 +522,24 @@ class F : public Common {
   void fuzz(Fn&& fn, Location where = Location::current()) {
     using Sig = detail::Signature<std::remove_cvref_t<Fn>>;
     static_assert(std::is_void_v<typename Sig::Result>, "cfuzz: the fuzz function must return void");
-    detail::bind_fuzz(state_, std::forward<Fn>(fn), where, static_cast<typename Sig::Args*>(nullptr));
+    fuzz_with_arbitrary(std::forward<Fn>(fn), where, static_cast<typename Sig::Args*>(nullptr));
+  }
+
+  // The same, each parameter taking only the values of its domain (cfuzz/domains.h):
+  // f.fuzz(fn, cfuzz::domains(cfuzz::in_range(0, 9), cfuzz::arbitrary<std::string>())).
+  // Seeds must be in the domains; the fuzz function is never given a value outside them.
+  template <class Fn, class... D>
+  void fuzz(Fn&& fn, Domains<D...> domains, Location where = Location::current()) {
+    using Sig = detail::Signature<std::remove_cvref_t<Fn>>;
+    static_assert(std::is_void_v<typename Sig::Result>, "cfuzz: the fuzz function must return void");
+    detail::bind_fuzz(state_, std::forward<Fn>(fn), std::move(domains.each), where,
+                      static_cast<typename Sig::Args*>(nullptr));
+  }
+
+ private:
+  template <class Fn, class TRef, class... Ps>
+  void fuzz_with_arbitrary(Fn&& fn, Location where, std::tuple<TRef, Ps...>* args) {
+    detail::bind_fuzz(state_, std::forward<Fn>(fn), std::tuple<Arbitrary<std::remove_cvref_t<Ps>>...>{}, where, args);
   }
 };
 
