@@ -1,11 +1,16 @@
 # cfuzz_add_fuzz_test(<name> [SOURCES] <file>... [SANITIZE address,undefined|none|thread|<list>]
-#                     [LINK_LIBRARIES <lib>...] [NO_CTEST])
+#                     [LINK_LIBRARIES <lib>...] [GTEST] [NO_CTEST])
 #
 # Builds a fuzz target: the sources compiled with SanitizerCoverage instrumentation
 # (-fsanitize=fuzzer-no-link) and the chosen sanitizers (default: address,undefined), linked
 # with the cfuzz runtime. The target's source directory is baked in, so that the binary
 # finds testdata/fuzz/<FuzzName>/ wherever it runs from. Unless NO_CTEST is given, the
 # seed run (./<name>, like `go test`) is registered with ctest.
+#
+# GTEST: the sources are a GoogleTest binary (TESTs next to CFUZZ_TESTs, no main of their
+# own). It is linked with cfuzz's GoogleTest main, which makes each fuzz test's seed run the
+# test CfuzzSeeds.<FuzzName>, and its tests are registered with gtest_discover_tests. It
+# needs find_package(GTest) first.
 #
 # Libraries the fuzz test exercises are instrumented with cfuzz_instrument(<target>), with
 # the same SANITIZE choice, so that their code guides fuzzing too.
@@ -46,7 +51,7 @@ function(cfuzz_instrument target)
 endfunction()
 
 function(cfuzz_add_fuzz_test name)
-  cmake_parse_arguments(ARG "NO_CTEST" "SANITIZE" "SOURCES;LINK_LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_CTEST;GTEST" "SANITIZE" "SOURCES;LINK_LIBRARIES" ${ARGN})
   list(APPEND ARG_SOURCES ${ARG_UNPARSED_ARGUMENTS})  # the SOURCES keyword is optional
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "cfuzz_add_fuzz_test(${name}): no sources given")
@@ -67,6 +72,14 @@ function(cfuzz_add_fuzz_test name)
   target_compile_options(${name} PRIVATE ${flags})
   target_link_options(${name} PRIVATE ${flags})
   target_compile_features(${name} PRIVATE cxx_std_20)
+  if(ARG_GTEST)
+    if(NOT TARGET cfuzz::gtest_main)
+      message(FATAL_ERROR "cfuzz_add_fuzz_test(${name} GTEST): cfuzz was built without GoogleTest "
+                          "(cfuzz::gtest_main is missing); install libgtest-dev and rebuild cfuzz")
+    endif()
+    # Before the runtime: its main() replaces the runtime's.
+    target_link_libraries(${name} PRIVATE cfuzz::gtest_main)
+  endif()
   target_link_libraries(${name} PRIVATE cfuzz::runtime ${ARG_LINK_LIBRARIES})
   # Without a sanitizer that intercepts memcmp & co., cfuzz's interceptors feed the
   # comparison hooks instead.
@@ -81,6 +94,11 @@ function(cfuzz_add_fuzz_test name)
     target_link_libraries(${name} PRIVATE cfuzz::interceptors)
   endif()
   if(NOT ARG_NO_CTEST)
-    add_test(NAME ${name} COMMAND ${name})
+    if(ARG_GTEST)
+      include(GoogleTest)
+      gtest_discover_tests(${name})
+    else()
+      add_test(NAME ${name} COMMAND ${name})
+    endif()
   endif()
 endfunction()

@@ -1,5 +1,5 @@
-// main() of every cfuzz target: the seed run by default, or one of the modes the
-// coordinator uses (--cfuzz-describe, --cfuzz-worker=<Name>).
+// What main() of every cfuzz target does (target_main.h): the seed run by default, or one
+// of the modes the coordinator uses (--cfuzz-describe, --cfuzz-worker=<Name>).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +15,7 @@
 #include "runtime/libfuzzer_options.h"
 #include "runtime/registry.h"
 #include "runtime/standalone_runner.h"
+#include "runtime/target_main.h"
 #include "runtime/worker_server.h"
 
 namespace {
@@ -156,14 +157,22 @@ int run_as_libfuzzer(int argc, char** argv) {
   return rt::run_libfuzzer_front_end(options, *tests[0], argc, argv);
 }
 
-int main(int argc, char** argv) {
-  cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
-  bool internal_mode = false;
+namespace {
+
+// A mode the coordinator runs the target in.
+bool internal_mode(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
-    internal_mode |= arg == cfuzz::core::rpc::kDescribeFlag || arg.starts_with(cfuzz::core::rpc::kWorkerFlag);
+    if (arg == cfuzz::core::rpc::kDescribeFlag || arg.starts_with(cfuzz::core::rpc::kWorkerFlag)) return true;
   }
-  if (!internal_mode && cfuzz::runtime::wants_libfuzzer_front_end(argc, argv)) {
+  return false;
+}
+
+}  // namespace
+
+int cfuzz::runtime::target_main(int argc, char** argv) {
+  cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
+  if (!internal_mode(argc, argv) && cfuzz::runtime::wants_libfuzzer_front_end(argc, argv)) {
     auto dups = cfuzz::runtime::duplicate_tests();
     if (!dups.empty()) {
       for (const auto& d : dups) std::fprintf(stderr, "%s: fuzz test %s defined twice\n", argv[0], d.c_str());
