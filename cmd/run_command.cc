@@ -33,6 +33,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(kWorkersRange);
   limits->add_to(sub, &opts->rss_limit_mb,
                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)");
+  sub->add_option("--stack-limit-kb", opts->stack_limit_kb,
+                  "Stack a fuzz test may use per input, in KiB; past it, the input is a failure (0: none; "
+                  "default: 128 for CFUZZ_TESTs, none for LLVMFuzzerTestOneInput, as FuzzTest and libFuzzer)");
   sub->add_option("--max-len", opts->max_len,
                   "Longest []byte or string value the mutator produces, at most 64 MiB (default: "
                   "4096, or the largest seed value, up to 1 MiB)")

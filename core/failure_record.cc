@@ -15,6 +15,7 @@ std::string_view failure_kind_name(FailureKind k) {
     case FailureKind::Timeout: return "timeout";
     case FailureKind::OutOfMemory: return "out-of-memory";
     case FailureKind::RpcCorrupted: return "rpc-corrupted";
+    case FailureKind::StackLimit: return "stack-limit";
   }
   return "unknown";
 }
@@ -54,7 +55,7 @@ FailureRecord failure_from_worker(const FailureRecord& shared) {
   make_printable(r.detail);
   make_printable(r.site);
   make_printable(r.message);
-  if (r.kind > static_cast<std::uint32_t>(FailureKind::RpcCorrupted)) {
+  if (r.kind > static_cast<std::uint32_t>(FailureKind::StackLimit)) {  // the last kind
     failure_clear(r);
     r.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
     failure_set(r.detail, "shm-corrupted");
@@ -106,6 +107,7 @@ std::string failure_summary(const FailureRecord& r, bool with_site) {
     case FailureKind::Timeout:
     case FailureKind::OutOfMemory:
     case FailureKind::RpcCorrupted: return message.empty() ? std::string(r.detail) : message;
+    case FailureKind::StackLimit: return message + site;
   }
   return message;
 }

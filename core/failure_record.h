@@ -23,6 +23,8 @@ enum class FailureKind : std::uint32_t {
   Timeout,       // one input ran longer than --timeout (seen by the coordinator)
   OutOfMemory,   // the worker's RSS went past --rss-limit-mb (seen by the coordinator)
   RpcCorrupted,  // the target closed, replaced or wrote to the RPC descriptors
+  StackLimit,    // the fuzz function used more stack than --stack-limit-kb
+  // (failure_from_worker takes a kind past the last one for damage to shared memory)
 };
 
 std::string_view failure_kind_name(FailureKind k);

@@ -25,6 +25,8 @@ inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
 inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
 // Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
+// Added to --cfuzz-worker=<Name> as --cfuzz-stack-limit-kb=N when the user gave a stack limit.
+inline constexpr const char* kStackLimitFlag = "--cfuzz-stack-limit-kb";
 // Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).
 inline constexpr int kRequestFd = 3;
 inline constexpr int kResponseFd = 4;

@@ -64,6 +64,7 @@ WorkerConfig Coordinator::worker_config() const {
   c.types = test_.types;
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
+  c.stack_limit_kb = opts_.stack_limit_kb;
   c.slot_capacity = slot_capacity_;
   c.counters = target_.counters;
   return c;

@@ -178,6 +178,8 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
   switch (static_cast<core::FailureKind>(f.kind)) {
     case core::FailureKind::Timeout: return " --timeout " + core::format_duration(o.timeout);
     case core::FailureKind::OutOfMemory: return " --rss-limit-mb " + std::to_string(o.rss_limit_mb);
+    case core::FailureKind::StackLimit:  // the seed run has the same default
+      return o.stack_limit_kb ? " --stack-limit-kb " + std::to_string(*o.stack_limit_kb) : "";
     default: return "";
   }
 }

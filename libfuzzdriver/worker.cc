@@ -57,6 +57,9 @@ void Worker::start() {
   spec.program = config_.target;
   spec.args = {std::string(core::rpc::kWorkerFlag) + "=" + config_.test};
   if (config_.detect_leaks) spec.args.emplace_back(rpc::kDetectLeaksFlag);
+  if (config_.stack_limit_kb) {
+    spec.args.push_back(std::string(rpc::kStackLimitFlag) + "=" + std::to_string(*config_.stack_limit_kb));
+  }
   spec.env = config_.env;
   spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd}, {out_w, 1}, {out_w, 2}};
   try {

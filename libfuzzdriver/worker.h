@@ -30,7 +30,8 @@ struct WorkerConfig {
   std::uint64_t rss_limit_mb = 2048;         // 0: no limit
   std::uint64_t slot_capacity = 1 << 20;
   std::uint64_t counters = 0;
-  bool detect_leaks = false;  // check inputs for memory leaks (needs LeakSanitizer in the target)
+  bool detect_leaks = false;                    // check inputs for memory leaks (needs LeakSanitizer in the target)
+  std::optional<std::uint64_t> stack_limit_kb;  // none: the target's default
 };
 
 struct CallOutcome {

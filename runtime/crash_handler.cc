@@ -191,6 +191,7 @@ int announce(const core::FailureRecord& r) {
     bool leak = std::string_view(r.detail).starts_with("LeakSanitizer");
     t.add(kind == core::FailureKind::Timeout       ? " (timed out)\n    "
           : kind == core::FailureKind::OutOfMemory ? " (out of memory)\n    "
+          : kind == core::FailureKind::StackLimit  ? " (stack limit)\n    "
           : leak                                   ? " (leaked memory)\n    "
                                                    : " (crashed)\n    ");
   } else {

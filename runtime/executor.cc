@@ -4,6 +4,7 @@
 
 #include "core/input_area.h"
 #include "runtime/crash_handler.h"
+#include "runtime/stack_limit.h"
 
 namespace cfuzz::runtime {
 
@@ -15,7 +16,10 @@ __attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t
 }
 
 Executor::Executor(detail::TestState& f)
-    : fn_(*f.fuzz_function()), input_(f.test_name(), /*is_input=*/true), t_(&input_) {}
+    : fn_(*f.fuzz_function()),
+      input_(f.test_name(), /*is_input=*/true),
+      t_(&input_),
+      stack_limit_kb_(stack_limit_kb_for(f.test_name() == "LLVMFuzzerTestOneInput")) {}
 
 RunResult Executor::run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure) {
   input_.reset_for_input(input_name);
@@ -28,6 +32,7 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
       if (after_decode_ != nullptr) after_decode_(after_decode_ctx_);
     }
     if (in_domain) {
+      stack_limit_begin(stack_limit_kb_);
       call_fuzz_function(fn_, t_, args);
     } else if (skip_out_of_domain_) {
       input_.mark_skipped();
@@ -48,6 +53,7 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
     failure->kind = static_cast<std::uint32_t>(core::FailureKind::Exception);
     core::failure_set(failure->detail, detail::current_exception_type());
   }
+  bool too_deep = stack_limit_end();
   if (input_.has_cleanups()) input_.run_cleanups();
   detail::running_input() = nullptr;
 
@@ -69,6 +75,11 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
     if (msg.empty()) msg = input_.failure_site() + ": failed (t.fail called)\n";
     core::failure_set(failure->message, msg);
     if (!in_domain) failure->flags |= core::kFailureOutOfDomain;
+    return RunResult::Fail;
+  }
+  // Last: another failure on the way down says more than the depth it reached.
+  if (too_deep) {
+    stack_limit_failure(failure);
     return RunResult::Fail;
   }
   return input_.skipped() ? RunResult::Skip : RunResult::Pass;

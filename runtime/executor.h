@@ -50,6 +50,7 @@ class Executor {
   void (*after_decode_)(void*) = nullptr;
   void* after_decode_ctx_ = nullptr;
   bool skip_out_of_domain_ = false;
+  std::uint64_t stack_limit_kb_;  // stack_limit.h
   std::string out_of_domain_;
 };
 

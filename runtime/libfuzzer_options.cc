@@ -45,7 +45,8 @@ bool is_flag(std::string_view arg) { return arg.size() > 1 && arg[0] == '-' && a
 
 // The seed run's flags that take their value as the next argument.
 bool takes_next_argument(std::string_view arg) {
-  return arg == "--run" || arg == "-run" || arg == "--srcdir" || arg == "--timeout" || arg == "--rss-limit-mb";
+  return arg == "--run" || arg == "-run" || arg == "--srcdir" || arg == "--timeout" || arg == "--rss-limit-mb" ||
+         arg == "--stack-limit-kb";
 }
 
 }  // namespace

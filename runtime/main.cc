@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "runtime/libfuzzer_front_end.h"
 #include "runtime/libfuzzer_options.h"
 #include "runtime/registry.h"
+#include "runtime/stack_limit.h"
 #include "runtime/standalone_runner.h"
 #include "runtime/target_main.h"
 #include "runtime/worker_server.h"
@@ -37,6 +39,8 @@ const char kUsage[] =
     "                 directory baked in by cfuzz_add_fuzz_test, else the current directory)\n"
     "  --timeout D    fail an input that runs longer than D (a Go duration: 10s, 500ms)\n"
     "  --rss-limit-mb N  fail an input while the process uses more than N MB of memory\n"
+    "  --stack-limit-kb N  fail an input that makes a fuzz test use more than N KiB of stack\n"
+    "                 (default 128 for CFUZZ_TESTs, none for LLVMFuzzerTestOneInput; 0: none)\n"
     "                 (both off by default; cfuzz's re-run commands set what found the failure)\n"
     "  -h, --help     show this help\n"
     "\n"
@@ -50,6 +54,7 @@ struct Args {
   bool describe = false;
   std::string worker_test;
   bool detect_leaks = false;
+  std::optional<std::uint64_t> stack_limit_kb;
   bool help = false;
 };
 
@@ -105,6 +110,10 @@ Args parse(int argc, char** argv) {
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
     } else if (flag_value(argc, argv, i, cfuzz::core::rpc::kWorkerFlag, &a.worker_test)) {
+    } else if (flag_value(argc, argv, i, "--stack-limit-kb", &value)) {
+      a.stack_limit_kb = parse_count("--stack-limit-kb " + value, value);
+    } else if (flag_value(argc, argv, i, cfuzz::core::rpc::kStackLimitFlag, &value)) {
+      a.stack_limit_kb = parse_count(std::string(cfuzz::core::rpc::kStackLimitFlag) + "=" + value, value);
     } else if (arg == cfuzz::core::rpc::kDetectLeaksFlag) {
       a.detect_leaks = true;
     } else {
@@ -200,6 +209,7 @@ int cfuzz::runtime::target_main(int argc, char** argv) {
     for (const auto& d : dups) std::fprintf(stderr, "%s: fuzz test %s defined twice\n", argv[0], d.c_str());
     return 2;
   }
+  cfuzz::runtime::set_stack_limit_kb(args.stack_limit_kb);
   if (args.describe) return cfuzz::runtime::describe_target(args.standalone.srcdir);
   if (!args.worker_test.empty()) {
     for (const auto& t : cfuzz::runtime::registered_tests()) {

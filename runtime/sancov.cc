@@ -11,6 +11,7 @@
 
 #include "runtime/cmp_table.h"
 #include "runtime/coverage_registry.h"
+#include "runtime/stack_limit.h"
 
 namespace cfuzz::runtime {
 
@@ -23,6 +24,7 @@ CoverageRegistry& coverage_registry() {
 
 using cfuzz::runtime::cmp_table;
 using cfuzz::runtime::coverage_registry;
+using cfuzz::runtime::poll_stack_limit;
 
 #define CFUZZ_CALLER_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 // The callbacks live in a section of their own, so that a crash site (a stack overflow
@@ -32,7 +34,8 @@ using cfuzz::runtime::coverage_registry;
 extern "C" {
 
 // The deepest stack pointer seen (-fsanitize-coverage=stack-depth); clang expects the
-// runtime to define it, thread-local and initial-exec like libFuzzer's.
+// runtime to define it, thread-local and initial-exec like libFuzzer's. The stack limit
+// reads it (stack_limit.h); the integer comparison hooks below poll it.
 __attribute__((tls_model("initial-exec"))) thread_local std::uintptr_t __sancov_lowest_stack;
 
 CFUZZ_HOOK void __sanitizer_cov_8bit_counters_init(std::uint8_t* start, std::uint8_t* stop) {
@@ -57,14 +60,14 @@ CFUZZ_HOOK void __sanitizer_cov_pcs_init(const std::uintptr_t* pcs_beg, const st
 // compile-time constant first operand: the most useful magic values.
 // One line per hook: a table of the ABI.
 // clang-format off
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
 // clang-format on
 
 // switch (val) { case c0: ... }: cases[0] = number of cases, cases[1] = bit width, then
@@ -72,6 +75,7 @@ CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t 
 // small change reaches, and recording every case of a big switch on every execution would
 // crowd everything else out of the table.
 CFUZZ_HOOK void __sanitizer_cov_trace_switch(std::uint64_t val, std::uint64_t* cases) {
+  poll_stack_limit();
   std::uint64_t n = cases[0];
   int width = static_cast<int>(cases[1] / 8);
   if (width <= 0 || width > 8) width = 8;

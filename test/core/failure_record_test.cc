@@ -102,10 +102,10 @@ TEST(FailureRecord, SummaryOfAnExceptionWithoutAMessageEndsWithItsType) {
 
 TEST(FailureRecord, KindNamesAreDistinct) {
   std::set<std::string_view> names;
-  for (std::uint32_t k = 0; k <= static_cast<std::uint32_t>(FailureKind::RpcCorrupted); ++k) {
+  for (std::uint32_t k = 0; k <= static_cast<std::uint32_t>(FailureKind::StackLimit); ++k) {
     names.insert(failure_kind_name(static_cast<FailureKind>(k)));
   }
-  EXPECT_EQ(names.size(), static_cast<std::size_t>(FailureKind::RpcCorrupted) + 1);
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(FailureKind::StackLimit) + 1);
   EXPECT_EQ(failure_kind_name(FailureKind::OutOfMemory), "out-of-memory");
   EXPECT_EQ(failure_kind_name(static_cast<FailureKind>(999)), "unknown");
 }

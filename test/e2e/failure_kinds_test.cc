@@ -77,6 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
         Kind{"error", "failure_kinds", "error failure"},
         Kind{"exception", "failure_kinds", "uncaught exception std::runtime_error"},
         Kind{"abort", "failure_kinds", "deadly signal SIGABRT"},
+        Kind{"deep", "failure_kinds", "KiB limit (--stack-limit-kb)"},
         Kind{"assert", "failure_kinds", "deadly signal SIGABRT"},
         Kind{"segv", "failure_kinds", "deadly signal SIGSEGV"}, Kind{"bus", "failure_kinds", "deadly signal SIGBUS"},
         Kind{"fpe", "failure_kinds", "deadly signal SIGFPE"}, Kind{"ill", "failure_kinds", "deadly signal SIGILL"},
@@ -105,6 +106,30 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+TEST(StackLimit, ADeepRecursionPassesWithTheLimitOffOrRaised) {
+  for (const char* limit : {"0", "8192"}) {
+    TempDir dir;
+    auto r = run({cfuzz(), "run", target("failure_kinds"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                  "--fuzztime", "20000x", "--stack-limit-kb", limit},
+                 {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=deep"}});
+    EXPECT_EQ(r.exit_code, 0) << r.all();
+  }
+}
+
+TEST(StackLimit, TheSeedRunHasTheSameLimitAndSaysWhere) {
+  TempDir dir;
+  write_file(dir / "testdata/fuzz/FuzzFailure/x", "go test fuzz v1\n[]byte(\"X\")\n");
+  auto r =
+      run({target("failure_kinds"), "--srcdir", dir.str()}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=deep"}});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.all().find("--- FAIL: FuzzFailure/x (stack limit)"), std::string::npos) << r.all();
+  EXPECT_NE(r.all().find("KiB is over the 128 KiB limit (--stack-limit-kb) at failure_kinds+0x"), std::string::npos)
+      << r.all();
+  auto off = run({target("failure_kinds"), "--srcdir", dir.str(), "--stack-limit-kb", "0"},
+                 {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=deep"}});
+  EXPECT_EQ(off.exit_code, 0) << off.all();
+}
 
 TEST(LeakDetection, DetectLeaksFalseTurnsItOff) {
   TempDir dir;

@@ -34,6 +34,15 @@ __attribute__((noinline)) int recurse(int n) {
   return recurse(n + 1) + pad[0];
 }
 
+// A recursion that ends, 4000 frames deep: about 2 MB of stack, within the real stack but
+// over the stack limit.
+__attribute__((noinline)) int deep(int n) {
+  volatile char pad[512];
+  pad[0] = static_cast<char>(n);
+  if (n == 0) return 0;
+  return deep(n - 1) + pad[0];
+}
+
 int shared_counter;
 // Where "leak" puts its allocation, and forgets it at once (libFuzzer's LeakTest does so).
 void* volatile leak_sink;
@@ -106,6 +115,7 @@ void fail(cfuzz::T& t, std::span<const std::uint8_t> d) {
   }
   if (k == "ill") __builtin_trap();
   if (k == "stack") recurse(1);
+  if (k == "deep") deep(4000);
   if (k == "exit") std::exit(3);
   if (k == "_exit") _exit(4);
   if (k == "hang") {
