@@ -19,6 +19,9 @@ runs with different seeds (every run of every fuzzer starts from the same seed i
                    one clang source-coverage build (llvm-cov branches and lines)
   peak memory      resident set of the whole fuzzer process tree (sampled every 100 ms)
   scaling          execs/sec with 2 workers over 1 worker
+  typed            (with --only typed) typed fuzz tests (a container, a struct with an optional,
+                   domains) beside the same logic as raw-bytes tests in one binary, both fuzzed
+                   by cfuzz: time to the planted bug and execs/sec, typed over raw
   frontend         (with --only frontend) the same targets run as libFuzzer binaries: cfuzz's
                    libFuzzer front end beside libFuzzer and `cfuzz run`, one process each:
                    execs/sec of the empty target, time to crash on the puzzles, the parser
@@ -70,6 +73,8 @@ TARGETS = {
 PUZZLES = ["nested_word", "memcmp_magic", "chain32", "strcmp_keyword", "switch_magic"]
 DEEP = ["deep_tlv", "checksum_region", "counter_n", "repeated_run", "switch_sum", "nested_netstring", "json_deep"]
 STRUCTURE = ["zlib_keyword"]
+# Typed tests and their raw-bytes twins (scripts/bench/targets/typed_tests.cc).
+TYPED = [("container", "FuzzSequence"), ("struct and optional", "FuzzRequest"), ("domains", "FuzzPlan")]
 SEED_INPUT = {"json_parser": b'{"a":[1,"x",true,null]}', "json_deep": b'{"a":[1,"x",true,null]}'}
 DEFAULT_SEED_INPUT = b"0"
 
@@ -213,6 +218,9 @@ def build_all(have_afl):
                    env={"AFL_QUIET": "1"})
                 sh(["afl-clang-fast++", *fuzzer, *common, "-o", bins / f"aflcmplog_{name}{suffix}"],
                    env={"AFL_QUIET": "1", "AFL_LLVM_CMPLOG": "1"})
+    # The typed tests, with and without their planted bugs (cfuzz only: typed tests are its own).
+    for suffix, defs in (("", []), ("_nobug", ["-DBENCH_NO_BUG"])):
+        sh([CFUZZ_CXX, "-std=c++20", "-O1", "-g", *defs, SOURCES / "typed_tests.cc", "-o", bins / f"typed_tests{suffix}"])
     # One source-coverage build of the parser measures every fuzzer's corpus the same way.
     sh(["clang++", "-std=c++20", "-O1", "-g", "-fprofile-instr-generate", "-fcoverage-mapping", "-DBENCH_NO_BUG",
         SOURCES / "json_parser.cc", SOURCES / "replay_main.cc", "-o", bins / "coverage_json_parser"])
@@ -274,6 +282,31 @@ class Cfuzz:
             sh([CFUZZ, "corpus", "convert", "v12bin", *entries, "-o", raw])
         shutil.copy(work / "seeds" / "seed", raw / "seed")
         return raw, r.peak_rss_kb
+
+
+class TypedTests:
+    """One fuzz test of the typed_tests binary, under cfuzz run."""
+
+    def __init__(self, bins):
+        self.bins = bins
+
+    def _cmd(self, work, binary, test, fuzztime, seed):
+        return [CFUZZ, "run", self.bins / binary, "--fuzz", f"^{test}$", "--srcdir", work, "--cachedir",
+                work / "cache", "--parallel", 1, "--fuzztime", fuzztime, "--seed", seed, "--json"]
+
+    def execs(self, work, test, secs, seed):
+        r = run(self._cmd(work, "typed_tests_nobug", test, f"{secs}s", seed), work)
+        done = [e for e in Cfuzz._events(r.out) if e["event"] == "done"]
+        if not done:
+            sys.exit(f"bench: cfuzz run gave no summary:\n{r.out}{r.err}")
+        return done[-1]["execs"] / r.wall
+
+    def crash(self, work, test, cap, seed):
+        r = run(self._cmd(work, "typed_tests", test, f"{cap}s", seed), work, timeout=cap + 120,
+                watch='"event":"minimizing"')
+        if r.code != 1:
+            return None
+        return r.first_line_at if r.first_line_at is not None else r.wall
 
 
 class LibFuzzer:
@@ -438,7 +471,8 @@ def main():
                     help="comma-separated parts to run: speed (execs/sec, memory, scaling), crash "
                          "(comparison puzzles, the parser's bug), deep (structure-dependent bugs), structure "
                          "(custom mutators), coverage; or, not in the default set: frontend (the targets run as "
-                         "libFuzzer binaries: cfuzz's libFuzzer front end beside libFuzzer and cfuzz run), realworld (real libraries "
+                         "libFuzzer binaries: cfuzz's libFuzzer front end beside libFuzzer and cfuzz run), typed (typed "
+                         "fuzz tests against the same logic over raw bytes), realworld (real libraries "
                          "from Debian source packages, scripts/bench/realworld.py, whose options may follow)")
     args, rest = ap.parse_known_args()
     mode = MODES["quick" if args.quick else "full"]
@@ -451,9 +485,9 @@ def main():
             return
     elif rest:
         ap.error(f"unrecognized arguments: {' '.join(rest)}")
-    if not parts <= {"speed", "crash", "deep", "structure", "coverage", "frontend"}:
+    if not parts <= {"speed", "crash", "deep", "structure", "coverage", "frontend", "typed"}:
         ap.error(f"--only: unknown part in {args.only!r}; expected speed, crash, deep, structure, coverage, "
-                 "frontend")
+                 "frontend, typed")
     have_afl = not args.no_afl and shutil.which("afl-fuzz") is not None and shutil.which("afl-clang-fast++")
     bins = build_all(have_afl)
     fuzzers = [Cfuzz(bins), LibFuzzer(bins)] + ([Aflpp(bins)] if have_afl else [])
@@ -587,6 +621,34 @@ def main():
             runs = mode["bug_runs"] if target == "json_parser" else mode["deep_runs"] if target in DEEP else mode["puzzle_runs"]
             time_to_crash(target, runs, cap, fuzzers=front, table=vs_libfuzzer)
         markdown += "\n" + vs_libfuzzer.markdown()
+
+    # Typed tests against the same logic over raw bytes, both under cfuzz.
+    if "typed" in parts:
+        typed = TypedTests(bins)
+        kinds = ["typed", "raw bytes"]
+        vs_raw = Table(kinds, ratio=("typed", "raw bytes"))
+        cap, runs = mode["deep_cap"], 3
+        for label, test in TYPED:
+            names = {"typed": test, "raw bytes": test + "Raw"}
+            times = {k: [] for k in kinds}
+            for rep in range(runs):
+                for k in kinds:
+                    t = typed.crash(work_dir(f"typed-crash-{names[k]}"), names[k], cap, 2000 + rep)
+                    log(f"  {names[k]} seed {2000 + rep}: {'not found' if t is None else f'{t:.2f} s'}")
+                    times[k].append(t)
+            found = {k: sum(t is not None for t in ts) for k, ts in times.items()}
+            note = f"median of {runs}, cap {cap} s; found " + ", ".join(f"{k} {found[k]}/{runs}" for k in kinds)
+            vs_raw.add(f"time to bug, {label}", {k: statistics.median(cap if t is None else t for t in ts)
+                                                  for k, ts in times.items()},
+                       lambda v: f">{cap} s" if v >= cap else f"{v:.2f} s", False, note)
+            rates = {k: [] for k in kinds}
+            for rep in range(mode["exec_runs"]):
+                for k in kinds:
+                    rates[k].append(typed.execs(work_dir(f"typed-execs-{names[k]}"), names[k], mode["exec_secs"],
+                                                1000 + rep))
+            vs_raw.add(f"execs/sec, {label}", {k: statistics.median(v) for k, v in rates.items()}, human, True,
+                       f"median of {mode['exec_runs']} runs of {mode['exec_secs']} s, 1 worker, no bug")
+        markdown += "\n" + vs_raw.markdown()
 
     (OUT / "results.md").write_text(markdown)
     log(f"table written to {OUT / 'results.md'}")
