@@ -69,6 +69,9 @@ class ValueMutator {
     (void)index, (void)bits, (void)rng;
     return false;
   }
+  // Whether the last mutation ran the target's own (instrumented) code, whose coverage is
+  // not the coverage of the input it made.
+  virtual bool ran_target_code() const { return true; }
 };
 
 // One mutation of a scalar value of type `type` (not []byte or string), given and returned
@@ -85,6 +88,7 @@ class Mutator {
   // A new limit (length control raises it as a run goes on); allocates only to grow.
   void set_max_len(std::size_t max_len);
   void set_value_mutator(ValueMutator* m) { value_mutator_ = m; }
+  ValueMutator* value_mutator() const { return value_mutator_; }
   std::size_t max_len() const { return max_len_; }
 
   // Applies one mutation to one value of `input`. `splice` (may be null or empty) is

@@ -107,7 +107,8 @@ void StructureMutator::set_shape(std::uint32_t index, ValueShape shape, bool pla
 }
 
 bool StructureMutator::mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) {
-  if (!handles(index)) return next_ != nullptr && next_->mutate_bits(index, bits, rng);
+  delegated_ = !handles(index);
+  if (delegated_) return next_ != nullptr && next_->mutate_bits(index, bits, rng);
   const ShapeNode& n = shapes_[index]->node(0);
   if (n.kind != ShapeKind::Int && n.kind != ShapeKind::Float && n.kind != ShapeKind::Bool) return false;
   if (!n.oneof.empty()) {
@@ -139,7 +140,8 @@ void StructureMutator::mutate_plain_bytes(const ShapeNode& n, std::uint8_t* data
 
 bool StructureMutator::mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                                     const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
-  if (!handles(index)) return next_ != nullptr && next_->mutate_value(index, data, len, cap, other, other_len, rng);
+  delegated_ = !handles(index);
+  if (delegated_) return next_ != nullptr && next_->mutate_value(index, data, len, cap, other, other_len, rng);
   const ValueShape& shape = *shapes_[index];
   if (plain_[index]) {
     if (shape.node(0).kind != ShapeKind::Bytes) return false;

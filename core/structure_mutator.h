@@ -33,6 +33,8 @@ class StructureMutator : public ValueMutator {
   bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                     const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) override;
   bool mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) override;
+  // Only when the value was next's (this mutator is the runtime's own code).
+  bool ran_target_code() const override { return delegated_; }
 
  private:
   // One attempt at a mutation of work_ into out_; false when the picked part has nothing
@@ -53,6 +55,7 @@ class StructureMutator : public ValueMutator {
   Mutator& bytes_;
   const WordSource* words_ = nullptr;
   ValueMutator* next_ = nullptr;
+  bool delegated_ = false;  // the last value went to next_
   std::vector<std::optional<ValueShape>> shapes_;
   std::vector<bool> plain_;
   std::vector<std::uint8_t> work_, out_, other_work_, piece_;

@@ -269,7 +269,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     }
     bool custom = mutator_.mutate(shm_.current(), splice, rng_);
     if (p.only_ascii) to_ascii(shm_.current());
-    if (custom) {
+    if (custom && mutator_.value_mutator()->ran_target_code()) {
       // A custom mutator is the target's instrumented code: what it counted is not the
       // coverage of the input it made (libFuzzer resets its maps before each execution).
       core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);

@@ -602,7 +602,7 @@ def main():
 
     # The libFuzzer front end: the same targets run as libFuzzer binaries, against libFuzzer
     # and against `cfuzz run` (one process each).
-    markdown = table.markdown()
+    markdown = table.markdown() if table.rows else ""
     if "frontend" in parts:
         front = [CfuzzLibFuzzerFrontEnd(bins), LibFuzzer(bins), Cfuzz(bins)]
         names = [f.name for f in front]
