@@ -192,7 +192,9 @@ TEST(Coverage, ScanReportsNewCoverageExactlyWhenANaiveLoopDoes) {
     }
     const auto* old_bytes = reinterpret_cast<const std::uint8_t*>(before.data());
     for (std::size_t i = 0; i < l.byte_size(); ++i) {
-      if (!inside[i]) ASSERT_EQ(l.bytes()[i], old_bytes[i]) << "trial " << trial << ", byte " << i;
+      if (!inside[i]) {
+        ASSERT_EQ(l.bytes()[i], old_bytes[i]) << "trial " << trial << ", byte " << i;
+      }
     }
 
     // The snapshot is the naive bucketed copy, whatever the buffer held before.

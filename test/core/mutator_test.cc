@@ -231,7 +231,9 @@ TEST(Mutator, EveryScalarStaysCanonicalInItsSlot) {
         ASSERT_EQ(s.bits, again.header().slots[v].bits)
             << "seed " << seed << ", mutation " << i << ", " << corpus::go_type_name(static_cast<Type>(s.type))
             << " slot bits 0x" << std::hex << s.bits;
-        if (static_cast<Type>(s.type) == Type::Bool) ASSERT_LE(s.bits, 1u);
+        if (static_cast<Type>(s.type) == Type::Bool) {
+          ASSERT_LE(s.bits, 1u);
+        }
       }
     }
   }
