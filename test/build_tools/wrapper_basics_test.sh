@@ -42,6 +42,21 @@ printf '#include <cfuzz/cfuzz.h>\n' >"$work/needs20.cc"
 expect nonzero "$bin/cfuzz-clang++" -std=c++17 -c "$work/needs20.cc" -o "$work/needs20.o"
 contains "cfuzz.h needs C++20: compile fuzz tests with -std=c++20" "$last"
 
+step "a fuzz parameter holding a pointer or a char is a compile-time error that says so"
+cat >"$work/pointer_field.cc" <<'CC'
+#include <cfuzz/cfuzz.h>
+struct Node { int value; Node* next; };
+CFUZZ_TEST(FuzzNode, f) { f.fuzz([](cfuzz::T&, const std::vector<Node>&) {}); }
+CC
+expect nonzero "$bin/cfuzz-clang++" -std=c++20 -c "$work/pointer_field.cc" -o "$work/pointer_field.o"
+contains "cfuzz: a fuzz value cannot hold pointers or references; hold the value itself" "$last"
+cat >"$work/char_element.cc" <<'CC'
+#include <cfuzz/cfuzz.h>
+CFUZZ_TEST(FuzzChars, f) { f.fuzz([](cfuzz::T&, const std::vector<char>&) {}); }
+CC
+expect nonzero "$bin/cfuzz-clang++" -std=c++20 -c "$work/char_element.cc" -o "$work/char_element.o"
+contains "cfuzz: \`char\` has no fuzz type (its signedness varies); use std::uint8_t or std::int8_t" "$last"
+
 step "a libFuzzer harness built without -g carries no debug info (none from the runtime)"
 cat >"$work/harness.cc" <<'CC'
 #include <cstddef>
