@@ -22,6 +22,8 @@ enum Stage : std::uint64_t {
   kNumZero,
   kNumHalve,
   kNumStep,
+  kTypedCanonical,  // a typed value's canonical form
+  kTypedPart,       // then its parts, `a` the index of the part tried
   kValueDone,
 };
 
@@ -139,6 +141,70 @@ void set_number(corpus::Value& v, F f) {
 
 Minimizer::Minimizer(corpus::Entry start, MinimizerState state) : best_(std::move(start)), state_(state) {}
 
+void Minimizer::set_shapes(const std::vector<std::string>& shapes) {
+  shapes_.assign(shapes.size(), std::nullopt);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (!shapes[i].empty()) shapes_[i] = ValueShape::parse(shapes[i]);
+  }
+}
+
+const ValueShape* Minimizer::shape_of(std::uint64_t value) const {
+  if (value >= shapes_.size() || !shapes_[value] || value >= best_.size()) return nullptr;
+  return std::holds_alternative<corpus::Bytes>(best_[value]) ? &*shapes_[value] : nullptr;
+}
+
+std::uint64_t Minimizer::first_stage(std::uint64_t value) const {
+  if (shape_of(value) != nullptr) return kTypedCanonical;
+  return is_bytes(best_[value]) ? kTailCut : kNumZero;
+}
+
+bool Minimizer::typed_candidate(corpus::Entry* out) {
+  const ValueShape& shape = *shape_of(state_.value);
+  const auto& bytes = std::get<corpus::Bytes>(best_[state_.value]);
+  canonicalize(shape, bytes.data(), bytes.size(), work_, parts_);
+  auto offer = [&](std::vector<std::uint8_t> c) {
+    *out = best_;
+    std::get<corpus::Bytes>((*out)[state_.value]) = std::move(c);
+    return true;
+  };
+  if (state_.stage == kTypedCanonical) {
+    if (work_ != bytes) return offer(work_);
+    next_stage();
+    return false;
+  }
+  if (state_.a >= parts_.size()) {
+    next_stage();
+    return false;
+  }
+  const ValuePart& p = parts_[state_.a];
+  const ShapeNode& n = shape.node(p.shape);
+  auto span = [&](std::uint32_t from, std::uint32_t to) {
+    return std::vector<std::uint8_t>(work_.begin() + from, work_.begin() + to);
+  };
+  auto spliced = [&](std::vector<std::uint8_t> middle) {
+    std::vector<std::uint8_t> c = span(0, p.begin);
+    c.insert(c.end(), middle.begin(), middle.end());
+    c.insert(c.end(), work_.begin() + p.end, work_.end());
+    return c;
+  };
+  if (p.parent >= 0 && shape.node(parts_[static_cast<std::size_t>(p.parent)].shape).kind == ShapeKind::Sequence) {
+    // Drop this element, and count one fewer.
+    std::vector<std::uint8_t> c = spliced({});
+    std::uint32_t at = parts_[static_cast<std::size_t>(p.parent)].begin;
+    write_u32_le(c.data() + at, read_u32_le(c.data() + at) - 1);
+    return offer(std::move(c));
+  }
+  bool nonzero = false;
+  for (std::uint32_t i = p.begin; i < p.end; ++i) nonzero |= work_[i] != 0;
+  if (n.kind == ShapeKind::Optional && nonzero) return offer(spliced({0}));
+  if (n.kind == ShapeKind::Bytes && p.end - p.begin > 4) return offer(spliced({0, 0, 0, 0}));
+  if ((n.kind == ShapeKind::Int || n.kind == ShapeKind::Float || n.kind == ShapeKind::Bool) && nonzero) {
+    return offer(spliced(std::vector<std::uint8_t>(p.end - p.begin, 0)));
+  }
+  ++state_.a;  // nothing to make smaller here
+  return false;
+}
+
 void Minimizer::next_stage() {
   state_.a = 0;
   state_.b = 0;
@@ -147,7 +213,13 @@ void Minimizer::next_stage() {
     return;
   }
   const corpus::Value& v = best_[state_.value];
-  if (is_bytes(v)) {
+  if (state_.stage == kTypedCanonical) {
+    state_.stage = kTypedPart;
+    return;
+  }
+  if (state_.stage == kTypedPart) {
+    // done with this value: on to the next one below
+  } else if (is_bytes(v)) {
     switch (state_.stage) {
       case kTailCut:
         state_.stage = kHeadCut;
@@ -185,8 +257,8 @@ void Minimizer::next_stage() {
     }
   }
   const corpus::Value& nv = best_[state_.value];
-  state_.stage = is_bytes(nv) ? kTailCut : kNumZero;
-  if (is_bytes(nv)) state_.a = highest_power_of_two_below(bytes_of(nv).size());
+  state_.stage = first_stage(state_.value);
+  if (state_.stage == kTailCut) state_.a = highest_power_of_two_below(bytes_of(nv).size());
 }
 
 bool Minimizer::next(corpus::Entry* candidate) {
@@ -194,8 +266,8 @@ bool Minimizer::next(corpus::Entry* candidate) {
   if (state_.stage == kStart) {
     if (best_.empty()) return false;
     state_.value = 0;
-    state_.stage = is_bytes(best_[0]) ? kTailCut : kNumZero;
-    state_.a = is_bytes(best_[0]) ? highest_power_of_two_below(bytes_of(best_[0]).size()) : 0;
+    state_.stage = first_stage(0);
+    state_.a = state_.stage == kTailCut ? highest_power_of_two_below(bytes_of(best_[0]).size()) : 0;
   }
   while (state_.stage != kValueDone && state_.value < best_.size()) {
     if (candidate_for_state(candidate)) {
@@ -219,6 +291,7 @@ void Minimizer::report(bool qualified) {
 // Produces the candidate for the current position, or moves the position on (returning
 // false) when the current stage has nothing (more) to offer.
 bool Minimizer::candidate_for_state(corpus::Entry* out) {
+  if (shape_of(state_.value) != nullptr) return typed_candidate(out);
   const corpus::Value& v = best_[state_.value];
   auto make = [&](auto&& edit) {
     *out = best_;
@@ -434,6 +507,11 @@ void Minimizer::advance(bool qualified) {
       }
       break;
     case kNumZero: next_stage(); break;
+    case kTypedCanonical: next_stage(); break;
+    case kTypedPart:
+      // After a dropped element the next one has moved to the same index: test it there.
+      if (!qualified) ++state_.a;
+      break;
     case kNumHalve:
       if (!qualified) next_stage();
       break;

@@ -3,7 +3,10 @@
 // The steps are Go's (design doc 001), applied to every value of an entry in turn:
 // cut exponentially smaller tails, remove single bytes, remove ranges, replace
 // non-printable bytes with printable ones; and beyond Go: cut heads too, keep strings that
-// were valid UTF-8 valid (removing whole runes), and shrink numbers towards zero. A pass
+// were valid UTF-8 valid (removing whole runes), and shrink numbers towards zero. A typed
+// value (a []byte holding an encoding, core/value_shape.h) is minimized by its structure
+// instead: first its canonical form, then part by part (an element dropped, an optional
+// emptied, a string emptied, a number zeroed), so it stays canonical and readable. A pass
 // that improved anything is followed by another, up to a few.
 //
 // The minimizer does not run anything: it proposes a candidate, is told whether the
@@ -15,7 +18,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "core/value_shape.h"
 #include "corpus_format/value.h"
 
 namespace cfuzz::core {
@@ -36,6 +43,9 @@ struct MinimizerState {
 class Minimizer {
  public:
   explicit Minimizer(corpus::Entry start, MinimizerState state = {});
+  // The shapes of typed values ("" for others), as the fuzz function has them. Set it
+  // before the first next(), and the same on a resume.
+  void set_shapes(const std::vector<std::string>& shapes);
 
   // Writes the next candidate (a changed copy of best()) and returns true, or returns
   // false when minimization is complete.
@@ -50,6 +60,9 @@ class Minimizer {
 
  private:
   bool candidate_for_state(corpus::Entry* out);
+  bool typed_candidate(corpus::Entry* out);
+  const ValueShape* shape_of(std::uint64_t value) const;
+  std::uint64_t first_stage(std::uint64_t value) const;
   void advance(bool qualified);
   void next_stage();
 
@@ -57,6 +70,9 @@ class Minimizer {
   corpus::Entry pending_;
   bool has_pending_ = false;
   MinimizerState state_;
+  std::vector<std::optional<ValueShape>> shapes_;
+  std::vector<std::uint8_t> work_;
+  std::vector<ValuePart> parts_;
 };
 
 }  // namespace cfuzz::core

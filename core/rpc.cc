@@ -115,6 +115,7 @@ void to_json(json& j, const DescribedTest& v) {
   } else {
     j["types"] = v.types;
     j["seeds"] = v.seeds;
+    if (!v.shapes.empty()) j["shapes"] = v.shapes;
   }
 }
 void from_json(const json& j, DescribedTest& v) {
@@ -122,6 +123,7 @@ void from_json(const json& j, DescribedTest& v) {
   get_opt(j, "error", v.error);
   get_opt(j, "types", v.types);
   get_opt(j, "seeds", v.seeds);
+  get_opt(j, "shapes", v.shapes);
 }
 
 void to_json(json& j, const FailureSignature& v) {

@@ -113,6 +113,8 @@ struct DescribedTest {
   std::string error;               // the test body failed before f.fuzz (then no types)
   std::vector<std::string> types;  // Go's type names, in parameter order
   std::vector<std::string> seeds;  // f.add values, as v1 files ("" for no values)
+  // The shapes of typed values (core/value_shape.h), "" for Go's types; empty when none.
+  std::vector<std::string> shapes;
 };
 struct DescribeReply {
   int protocol = 0;

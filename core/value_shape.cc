@@ -3,6 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "corpus_format/go_quote.h"
+
 namespace cfuzz::core {
 
 namespace {
@@ -113,7 +115,92 @@ struct Walk {
   }
 };
 
+// Writes what Walk reads, as text.
+struct Render {
+  const ValueShape& shape;
+  Reader r;
+  std::string& out;
+  std::size_t max_chars;
+
+  bool full() const { return out.size() > max_chars; }
+  void value(std::uint32_t id) {
+    if (full()) return;
+    const ShapeNode& n = shape.node(id);
+    switch (n.kind) {
+      case ShapeKind::Bool: out += (r.read_le(1) & 1) != 0 ? "true" : "false"; break;
+      case ShapeKind::Int: {
+        std::uint64_t v = r.read_le(n.width);
+        if (n.is_signed && n.width < 8 && (v >> (8 * n.width - 1)) != 0) v |= ~std::uint64_t{0} << (8 * n.width);
+        out += n.is_signed ? std::to_string(static_cast<std::int64_t>(v)) : std::to_string(v);
+        break;
+      }
+      case ShapeKind::Float: {
+        std::uint64_t bits = r.read_le(n.width);
+        if (n.width == 4) {
+          float f;
+          auto b = static_cast<std::uint32_t>(bits);
+          std::memcpy(&f, &b, sizeof f);
+          out += corpus::go_format_float32(f);
+        } else {
+          double d;
+          std::memcpy(&d, &bits, sizeof d);
+          out += corpus::go_format_float64(d);
+        }
+        break;
+      }
+      case ShapeKind::Bytes: {
+        std::size_t count = r.read_count();
+        out += corpus::go_quote(std::string_view(reinterpret_cast<const char*>(r.p), count));
+        r.p += count;
+        break;
+      }
+      case ShapeKind::Sequence:
+      case ShapeKind::Array: {
+        std::size_t count = n.kind == ShapeKind::Array ? n.count : r.read_count();
+        out += n.is_map ? "{" : "[";
+        for (std::size_t i = 0; i < count && !full(); ++i) {
+          if (i != 0) out += ", ";
+          if (n.is_map) {
+            const ShapeNode& entry = shape.node(n.children[0]);
+            value(entry.children[0]);
+            out += ": ";
+            value(entry.children[1]);
+          } else {
+            value(n.children[0]);
+          }
+        }
+        out += n.is_map ? "}" : "]";
+        break;
+      }
+      case ShapeKind::Optional:
+        if ((r.read_le(1) & 1) != 0) {
+          value(n.children[0]);
+        } else {
+          out += "none";
+        }
+        break;
+      case ShapeKind::Variant: value(n.children[static_cast<std::size_t>(r.read_le(1)) % n.children.size()]); break;
+      case ShapeKind::Struct:
+        out += "{";
+        for (std::size_t i = 0; i < n.children.size() && !full(); ++i) {
+          if (i != 0) out += ", ";
+          value(n.children[i]);
+        }
+        out += "}";
+        break;
+    }
+  }
+};
+
 }  // namespace
+
+std::string render_value(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::size_t max_chars) {
+  std::string out;
+  Render w{shape, Reader{data, data + len}, out, max_chars};
+  w.value(shape.root());
+  if (out.size() > max_chars) out = out.substr(0, max_chars) + "...";
+  return out;
+}
 
 ValueShape ValueShape::parse(std::string_view text) {
   ValueShape s;
@@ -141,7 +228,7 @@ std::uint32_t ValueShape::parse_node(std::string_view text, std::size_t& pos) {
 
 std::uint32_t ValueShape::parse_type(std::string_view text, std::size_t& pos) {
   auto id = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, 0, 0, {}, 0, UINT64_MAX, {}});
+  nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, false, 0, 0, {}, 0, UINT64_MAX, {}});
   auto add_child = [&](std::uint32_t child) { nodes_[id].children.push_back(child); };
   for (const Scalar& sc : kScalars) {
     // "[]byte" before "[]T"; a scalar name is never a prefix of another at a type's end.
@@ -175,8 +262,9 @@ std::uint32_t ValueShape::parse_type(std::string_view text, std::size_t& pos) {
   } else if (take(text, pos, "map[")) {
     // A map is a sequence of key-value structs.
     nodes_[id].kind = ShapeKind::Sequence;
+    nodes_[id].is_map = true;
     auto entry = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, 0, 0, {}, 0, UINT64_MAX, {}});
+    nodes_.push_back(ShapeNode{ShapeKind::Struct, 0, false, 0, {}, false, false, 0, 0, {}, 0, UINT64_MAX, {}});
     add_child(entry);
     std::uint32_t key = parse_node(text, pos);
     expect(text, pos, "]");

@@ -33,6 +33,7 @@ struct ShapeNode {
   bool is_signed = false;               // Int
   std::uint32_t count = 0;              // Array: its length
   std::vector<std::uint32_t> children;  // element, alternatives or fields
+  bool is_map = false;                  // Sequence: a map (its element is struct{K; V})
 
   // Constraints of a domain (cfuzz/domains.h), written before the type in angle brackets:
   // `<range -5 9>int32`, `<size 1 4>[]int8`, `<size 0 8; alphabet 616263>string`,
@@ -76,6 +77,12 @@ struct ValuePart {
 // bytes left over are dropped. The header decodes `data` and `out` to the same value.
 void canonicalize(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::vector<std::uint8_t>& out,
                   std::vector<ValuePart>& parts);
+
+// The value an encoding holds, as text for people: numbers, Go-quoted strings, [a, b] for
+// lists, sets and arrays, {k: v} for maps, {a, b} for structs, none for an absent optional.
+// At most `max_chars` characters ("..." after).
+std::string render_value(const ValueShape& shape, const std::uint8_t* data, std::size_t len,
+                         std::size_t max_chars = 300);
 
 // A container's 4-byte count.
 std::uint32_t read_u32_le(const std::uint8_t* p);

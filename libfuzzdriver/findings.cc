@@ -9,7 +9,9 @@
 #include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
+#include "core/value_shape.h"
 #include "corpus_format/codec.h"
+#include "corpus_format/value_line.h"
 #include "libfuzzdriver/base64.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/content_name.h"
@@ -28,12 +30,18 @@ using std::chrono::milliseconds;
 
 namespace {
 
-std::string input_summary(const corpus::Entry& e) {
-  std::string text = corpus::encode(e);
-  std::string lines = text.substr(text.find('\n') + 1);
-  if (!lines.empty() && lines.back() == '\n') lines.pop_back();
-  for (char& c : lines) {
-    if (c == '\n') c = ' ';
+// The input's values as v1 lines on one line; a typed value (one with a shape) as the value
+// it encodes.
+std::string input_summary(const corpus::Entry& e, const std::vector<std::string>& shapes) {
+  std::string lines;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (i != 0) lines += ' ';
+    const auto* bytes = std::get_if<corpus::Bytes>(&e[i]);
+    if (bytes != nullptr && i < shapes.size() && !shapes[i].empty()) {
+      lines += core::render_value(core::ValueShape::parse(shapes[i]), bytes->data(), bytes->size());
+    } else {
+      lines += corpus::format_value_line(e[i]);
+    }
   }
   if (lines.size() > 300) lines = lines.substr(0, 300) + "...";
   return lines + " (" + std::to_string(core::entry_size(e)) + " bytes)";
@@ -246,7 +254,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     // A failing seed stops the run as in Go; it is already on disk (or in the source).
     r.seed = true;
     r.seed_name = seed->name;
-    r.input_summary = input_summary(input);
+    r.input_summary = input_summary(input, test_.shapes);
     r.elapsed = Clock::now() - start_;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -261,7 +269,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     // that the mutator can be run on it.
     r.in_custom_mutator = true;
     r.stack = symbolize_site(target_.abs_path, r.failure.site);
-    r.input_summary = input_summary(input);
+    r.input_summary = input_summary(input, test_.shapes);
     r.input_v1 = corpus::encode(input);
     r.input_base64 = base64_encode(r.input_v1);
     r.elapsed = Clock::now() - start_;
@@ -349,7 +357,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     r.stack = symbolize_site(target_.abs_path, r.failure.site);
   }
   save_failing_input(best, &r);
-  r.input_summary = input_summary(best);
+  r.input_summary = input_summary(best, test_.shapes);
   r.elapsed = Clock::now() - start_;
   {
     std::lock_guard<std::mutex> lock(mu_);

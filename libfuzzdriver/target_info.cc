@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/rpc.h"
+#include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/libfuzzer_binary.h"
 #include "libfuzzdriver/process.h"
@@ -166,6 +167,16 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir, c
     ti.name = t.name;
     ti.error = t.error;
     for (const auto& n : t.types) ti.types.push_back(type_from_go_name(n));
+    if (!t.shapes.empty()) {
+      if (t.shapes.size() != ti.types.size()) {
+        throw std::runtime_error(path + ": the describe reply gives " + std::to_string(t.shapes.size()) +
+                                 " value shapes for " + std::to_string(ti.types.size()) + " values of " + t.name);
+      }
+      for (const auto& s : t.shapes) {
+        if (!s.empty()) core::ValueShape::parse(s);  // throws, naming what is malformed
+      }
+      ti.shapes = t.shapes;
+    }
     for (std::size_t k = 0; k < t.seeds.size(); ++k) {
       if (t.seeds[k].empty()) {
         ti.seeds.emplace_back();

@@ -14,6 +14,7 @@ struct TestInfo {
   std::string name;
   std::vector<corpus::Type> types;
   std::vector<corpus::Entry> seeds;  // f.add values, in order (seed#0, seed#1, ...)
+  std::vector<std::string> shapes;   // of typed values ("" for Go's types); empty when none
   std::string error;                 // why the test body failed before f.fuzz, if it did
 };
 

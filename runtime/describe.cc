@@ -24,6 +24,10 @@ int describe_target(const std::string& srcdir) {
       entry.error = body_failure(*f);
     } else {
       for (auto type : f->fuzz_function()->types) entry.types.emplace_back(corpus::go_type_name(type));
+      const auto& shapes = f->fuzz_function()->shapes;
+      for (const auto& s : shapes) {
+        if (!s.empty()) entry.shapes = shapes;  // only when some value is typed
+      }
       for (const auto& seed : f->seeds()) {
         // A seed with no values (f.add() for a function of no values) has no v1 encoding.
         entry.seeds.push_back(seed.values.empty() ? std::string() : corpus::encode(seed.values));

@@ -57,7 +57,11 @@ constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared mem
 class WorkerServer : private ExecutionCheck {
  public:
   WorkerServer(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
-      : engine_(test, f, shm), shm_(shm), hdr_(shm.header()), area_size_(shm.header().input_area_size) {
+      : engine_(test, f, shm),
+        shapes_(f.fuzz_function() ? f.fuzz_function()->shapes : detail::Shapes{}),
+        shm_(shm),
+        hdr_(shm.header()),
+        area_size_(shm.header().input_area_size) {
     std::memcpy(layout_, &hdr_, sizeof layout_);
     if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
       die_internal("the RPC descriptors 3 and 4 are not open; workers are started by `cfuzz run`");
@@ -255,6 +259,7 @@ class WorkerServer : private ExecutionCheck {
     std::uint64_t packed[6];
     std::copy(p.state.begin(), p.state.end(), packed);
     core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
+    m.set_shapes(shapes_);  // typed values are minimized by their structure
     if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
     core::copy_input_area(shm_.base(), shm_.best());
     hdr_.minimize.active = 1;
@@ -313,6 +318,7 @@ class WorkerServer : private ExecutionCheck {
   }
 
   FuzzEngine engine_;
+  detail::Shapes shapes_;  // of the typed values, for the minimizer
   core::ShmView shm_;
   core::ShmHeader& hdr_;
   std::uint64_t area_size_;  // as validated at start-up, before the target ran

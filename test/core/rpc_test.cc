@@ -96,16 +96,19 @@ TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {
   v.modules = 2;
   v.srcdir = "/src/project";
   v.tests.push_back(
-      DescribedTest{"FuzzA", "", {"[]byte", "int64"}, {"go test fuzz v1\n[]byte(\"x\")\nint64(1)\n", ""}});
-  v.tests.push_back(DescribedTest{"FuzzBroken", "f.fuzz was never called", {}, {}});
+      DescribedTest{"FuzzA", "", {"[]byte", "int64"}, {"go test fuzz v1\n[]byte(\"x\")\nint64(1)\n", ""}, {}});
+  v.tests.push_back(DescribedTest{"FuzzBroken", "f.fuzz was never called", {}, {}, {}});
+  v.tests.push_back(DescribedTest{"FuzzTyped", "", {"[]byte", "int64"}, {}, {"[]int32", ""}});
   json j = v;
   EXPECT_FALSE(j["tests"][1].contains("types"));
+  EXPECT_FALSE(j["tests"][0].contains("shapes")) << "a test of Go's types only has no shapes";
   DescribeReply b = j.get<DescribeReply>();
   EXPECT_EQ(b.protocol, kProtocolVersion);
   EXPECT_EQ(b.counters, 1234u);
   EXPECT_EQ(b.modules, 2u);
   EXPECT_EQ(b.srcdir, "/src/project");
-  ASSERT_EQ(b.tests.size(), 2u);
+  ASSERT_EQ(b.tests.size(), 3u);
+  EXPECT_EQ(b.tests[2].shapes, v.tests[2].shapes);
   EXPECT_EQ(b.tests[0].types, v.tests[0].types);
   EXPECT_EQ(b.tests[0].seeds, v.tests[0].seeds);
   EXPECT_EQ(b.tests[1].error, "f.fuzz was never called");

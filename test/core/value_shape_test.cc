@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/minimizer.h"
 #include "core/mutator.h"
 #include "core/structure_mutator.h"
 
@@ -120,6 +121,60 @@ TEST(ValueShape, PartsCoverTheirChildrenInPreOrder) {
       EXPECT_LE(p.end, parts[p.parent].end);
     }
   }
+}
+
+TEST(ValueShape, RendersAValueForPeople) {
+  auto render = [](const std::string& shape, const Bytes& b) {
+    return render_value(ValueShape::parse(shape), b.data(), b.size());
+  };
+  EXPECT_EQ(render(shape_of<std::vector<std::int32_t>>(), encode_value(std::vector<std::int32_t>{1, -2})), "[1, -2]");
+  EXPECT_EQ(render(shape_of<std::map<std::string, std::optional<std::uint8_t>>>(),
+                   encode_value(std::map<std::string, std::optional<std::uint8_t>>{{"a\n", 7}, {"b", {}}})),
+            "{\"a\\n\": 7, \"b\": none}");
+  EXPECT_EQ(render(shape_of<Point>(), encode_value(Point{-3, 1ULL << 63})), "{-3, 9223372036854775808}");
+  EXPECT_EQ(render(shape_of<std::variant<bool, double>>(), encode_value(std::variant<bool, double>{0.5})), "0.5");
+  Bytes many = encode_value(std::vector<std::int32_t>(1000, 7));
+  std::string cut = render_value(ValueShape::parse("[]int32"), many.data(), many.size(), 20);
+  EXPECT_EQ(cut, "[7, 7, 7, 7, 7, 7, 7...");
+}
+
+// Minimizes `start` (one typed value of `shape`) while `fails` holds of the decoded value.
+template <class V, class Pred>
+V minimize_typed(const std::string& shape, const Bytes& start, Pred fails) {
+  auto decoded = [](const corpus::Entry& e) {
+    const auto& b = std::get<corpus::Bytes>(e[0]);
+    V v{};
+    decode_value(b.data(), b.size(), v);
+    return v;
+  };
+  Minimizer m(corpus::Entry{corpus::Bytes(start)});
+  m.set_shapes({shape});
+  corpus::Entry candidate;
+  int steps = 0;
+  while (m.next(&candidate) && ++steps < 10000) m.report(fails(decoded(candidate)));
+  EXPECT_LT(steps, 10000);
+  const auto& best = std::get<corpus::Bytes>(m.best()[0]);
+  EXPECT_EQ(canonical(ValueShape::parse(shape), best), best) << "the minimized value is canonical";
+  return decoded(m.best());
+}
+
+TEST(TypedMinimization, DropsElementsAndZeroesWhatTheFailureDoesNotNeed) {
+  using List = std::vector<std::int32_t>;
+  auto has_run = [](const List& v) {
+    for (std::size_t i = 0; i + 2 < v.size(); ++i) {
+      if (v[i] == 1000003 && v[i + 1] == -77777 && v[i + 2] == 424242) return true;
+    }
+    return false;
+  };
+  Bytes bloated = encode_value(List{5, 1000003, -77777, 424242, 9, 11});
+  bloated[0] = '0';  // a count far larger than the elements present, as a byte minimizer leaves it
+  bloated.insert(bloated.end(), {1, 2, 3});
+  EXPECT_EQ(minimize_typed<List>(shape_of<List>(), bloated, has_run), (List{1000003, -77777, 424242}));
+
+  using Pair = std::tuple<std::optional<std::uint16_t>, std::string, std::int64_t>;
+  auto needs_name = [](const Pair& p) { return std::get<1>(p) == "admin"; };
+  EXPECT_EQ(minimize_typed<Pair>(shape_of<Pair>(), encode_value(Pair{7, "admin", -9}), needs_name),
+            (Pair{std::nullopt, "admin", 0}));
 }
 
 // Words as the runtime's comparison table gives them: one integer the target compared with.
