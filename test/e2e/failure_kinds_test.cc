@@ -3,6 +3,9 @@
 // command reproduces the failure in a plain seed run.
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "test/support/test_support.h"
@@ -66,6 +69,11 @@ TEST_P(FailureKinds, IsCaughtSavedMinimizedAndReproduces) {
     EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
     EXPECT_NE(rerun.all().find("(out of memory)"), std::string::npos) << rerun.all();
     EXPECT_NE(rerun.all().find("over the 300 MB limit (--rss-limit-mb)"), std::string::npos) << rerun.all();
+  }
+  // Nothing is left running: a forked child or a killed worker may take a moment to exit.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!processes_running(target(k.target)).empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_TRUE(processes_running(target(k.target)).empty());
 }
