@@ -31,10 +31,16 @@ constexpr int kAttempts = 100;
 
 CustomMutators::CustomMutators(const RegisteredTest& test, detail::TestState& f) {
   if (test.name == "LLVMFuzzerTestOneInput" && LLVMFuzzerCustomMutator != nullptr) {
-    entries_.push_back(Entry{0, LLVMFuzzerCustomMutator, LLVMFuzzerCustomCrossOver, "LLVMFuzzerCustomMutator", true});
+    entries_.push_back(Entry{0, LLVMFuzzerCustomMutator, nullptr, nullptr, LLVMFuzzerCustomCrossOver,
+                             "LLVMFuzzerCustomMutator", true});
   }
   for (const auto& [index, fn] : f.custom_mutators()) {
-    entries_.push_back(Entry{index, fn, nullptr, "the custom mutator of argument " + std::to_string(index), false});
+    entries_.push_back(
+        Entry{index, fn, nullptr, nullptr, nullptr, "the custom mutator of argument " + std::to_string(index), false});
+  }
+  for (const auto& d : f.domain_mutators()) {
+    entries_.push_back(
+        Entry{d.index, nullptr, d.fn, d.domain, nullptr, "the domain of argument " + std::to_string(d.index), false});
   }
 }
 
@@ -64,7 +70,8 @@ bool CustomMutators::mutate_value(std::uint32_t index, std::uint8_t* data, std::
       n = e->cross_over(data, *len, other, other_len, buffer_.data(), cap, rng.next32());
     } else {
       std::memcpy(buffer_.data(), data, *len);
-      n = e->mutate(buffer_.data(), *len, cap, rng.next32());
+      n = e->domain_mutate != nullptr ? e->domain_mutate(e->domain, buffer_.data(), *len, cap, rng.next32())
+                                      : e->mutate(buffer_.data(), *len, cap, rng.next32());
     }
     if (n > cap) {
       throw HarnessContractError((cross ? std::string("LLVMFuzzerCustomCrossOver") : e->name) + " returned " +

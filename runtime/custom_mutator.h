@@ -50,7 +50,9 @@ class CustomMutators : public core::ValueMutator {
                                     std::size_t, unsigned int);
   struct Entry {
     std::size_t index;
-    CustomMutator mutate;
+    CustomMutator mutate;  // or, for a domain's own mutator:
+    detail::DomainMutator domain_mutate = nullptr;
+    const void* domain = nullptr;
     CrossOver cross_over;    // may be null
     std::string name;        // for errors: "LLVMFuzzerCustomMutator", ...
     bool one_byte_fallback;  // libFuzzer's: an input no mutator changed becomes " "

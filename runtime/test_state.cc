@@ -257,6 +257,10 @@ void set_fuzz_function(TestState* s, const ArgType* types, const char* const* sh
   check_seeds_in_domains(s, where);
 }
 
+void set_domain_mutator(TestState* s, std::size_t index, DomainMutator fn, const void* domain) {
+  s->domain_mutators().push_back(TestState::OwnMutator{index, fn, domain});
+}
+
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where) {
   auto& all = s->custom_mutators();
   for (const auto& m : all) {

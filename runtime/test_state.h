@@ -92,6 +92,13 @@ class TestState {
   std::optional<FuzzFunction>& fuzz_function() { return fn_; }
   // f.custom_mutator: argument index -> its mutator.
   std::vector<std::pair<std::size_t, CustomMutator>>& custom_mutators() { return custom_mutators_; }
+  // Domains that make their own values (cfuzz::in_regexp): argument index, mutator, domain.
+  struct OwnMutator {
+    std::size_t index;
+    DomainMutator fn;
+    const void* domain;
+  };
+  std::vector<OwnMutator>& domain_mutators() { return domain_mutators_; }
   bool fuzz_called() const { return fuzz_called_; }
   void set_fuzz_called() { fuzz_called_ = true; }
 
@@ -111,6 +118,7 @@ class TestState {
   std::vector<Seed> seeds_;
   std::optional<FuzzFunction> fn_;
   std::vector<std::pair<std::size_t, CustomMutator>> custom_mutators_;
+  std::vector<OwnMutator> domain_mutators_;
   bool fuzz_called_ = false;
   F f_;
 };

@@ -8,7 +8,7 @@ prefix=$3
 
 rm -rf "$prefix"
 "$cmake" --install "$build" --prefix "$prefix"
-for f in bin/cfuzz bin/cfuzz-clang bin/cfuzz-clang++ lib/libcfuzz_runtime.a lib/libcfuzz_gtest_main.a include/cfuzz/cfuzz.h include/cfuzz/domains.h include/cfuzz/typed_values.h \
+for f in bin/cfuzz bin/cfuzz-clang bin/cfuzz-clang++ lib/libcfuzz_runtime.a lib/libcfuzz_gtest_main.a include/cfuzz/cfuzz.h include/cfuzz/domains.h include/cfuzz/regexp.h include/cfuzz/typed_values.h \
          lib/cmake/cfuzz/cfuzzConfig.cmake lib/cmake/cfuzz/cfuzzConfigVersion.cmake \
          lib/cmake/cfuzz/cfuzzFunctions.cmake; do
   [ -e "$prefix/$f" ] || { echo "FAIL: cmake --install did not install $f" >&2; exit 1; }

@@ -88,7 +88,7 @@ CommandResult fuzz_domains(const TempDir& dir, const std::string& test, int seed
 }
 
 TEST(Domains, EveryValueGivenToTheFuzzFunctionIsInItsDomain) {
-  for (const char* test : {"FuzzDomains", "FuzzMappedDomain"}) {
+  for (const char* test : {"FuzzDomains", "FuzzMappedDomain", "FuzzRegexp"}) {
     TempDir dir;
     auto r = fuzz_domains(dir, test, 1, "300000x");
     EXPECT_EQ(r.exit_code, 0) << r.all();
@@ -97,17 +97,20 @@ TEST(Domains, EveryValueGivenToTheFuzzFunctionIsInItsDomain) {
 }
 
 TEST(Domains, ABugThatNeedsValuesAtTheEndsOfTheirDomainsIsFoundInEverySeed) {
-  for (int seed = 1; seed <= 3; ++seed) {
-    TempDir dir;
-    auto r = fuzz_domains(dir, "FuzzDomains", seed, "120s", {"CFUZZ_TEST_DOMAIN_BUG=1"});
-    ASSERT_EQ(r.exit_code, 1) << r.all();
-    EXPECT_NE(r.out.find("planted bug: found within the domains"), std::string::npos) << r.all();
-    auto saved = files_in(dir / "testdata/fuzz/FuzzDomains");
-    ASSERT_EQ(saved.size(), 1u) << r.all();
-    auto rerun = run({target("typed_domains"), "--run", "FuzzDomains/" + saved[0].filename().string()},
-                     {.cwd = dir.str(), .env = {"CFUZZ_TEST_DOMAIN_BUG=1"}});
-    EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
-    EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.all();
+  for (const char* test : {"FuzzDomains", "FuzzRegexp"}) {
+    for (int seed = 1; seed <= 3; ++seed) {
+      SCOPED_TRACE(std::string(test) + " seed " + std::to_string(seed));
+      TempDir dir;
+      auto r = fuzz_domains(dir, test, seed, "120s", {"CFUZZ_TEST_DOMAIN_BUG=1"});
+      ASSERT_EQ(r.exit_code, 1) << r.all();
+      EXPECT_NE(r.out.find("planted bug: "), std::string::npos) << r.all();
+      auto saved = files_in(dir / ("testdata/fuzz/" + std::string(test)));
+      ASSERT_EQ(saved.size(), 1u) << r.all();
+      auto rerun = run({target("typed_domains"), "--run", std::string(test) + "/" + saved[0].filename().string()},
+                       {.cwd = dir.str(), .env = {"CFUZZ_TEST_DOMAIN_BUG=1"}});
+      EXPECT_EQ(rerun.exit_code, 1) << rerun.all();
+      EXPECT_NE(rerun.out.find("planted bug"), std::string::npos) << rerun.all();
+    }
   }
 }
 
@@ -116,6 +119,10 @@ TEST(Domains, ASeedOutOfItsDomainIsAnErrorNamingTheValueAndTheDomain) {
   auto r = run({target("typed_domains")}, {.cwd = dir.str(), .env = {"CFUZZ_TEST_BAD_SEED=1"}});
   EXPECT_EQ(r.exit_code, 1) << r.all();
   EXPECT_NE(r.out.find("f.add: seed#1 is out of the domains: argument 0: 12 is not in InRange(0, 9)"),
+            std::string::npos)
+      << r.all();
+  EXPECT_NE(r.out.find("f.add: seed#1 is out of the domains: argument 0: \"AB@example.com\" is not in "
+                       "InRegexp(\"[a-z]{2,8}@[a-z]+\\.(com|org|net)\")"),
             std::string::npos)
       << r.all();
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,22 @@ CFUZZ_TEST(FuzzDomains, f) {
                      cfuzz::string_of("abc").with_max_size(8), cfuzz::optional_of(cfuzz::in_range<std::int16_t>(-5, 5)),
                      cfuzz::filter([](std::int64_t v) { return v % 2 == 0; }, cfuzz::arbitrary<std::int64_t>()),
                      cfuzz::in_range(0.0, 1.0)));
+}
+
+// Strings matching a regular expression, given whole to the fuzz function; with
+// CFUZZ_TEST_DOMAIN_BUG=1 a planted bug needs a given local part and top-level domain.
+CFUZZ_TEST(FuzzRegexp, f) {
+  static const std::regex kAddress("[a-z]{2,8}@[a-z]+\\.(com|org|net)");
+  f.add(std::string("ab@example.com"));
+  if (env("CFUZZ_TEST_BAD_SEED")) f.add(std::string("AB@example.com"));
+  f.fuzz(
+      [](cfuzz::T& t, const std::string& address) {
+        if (!std::regex_match(address, kAddress)) t.fatalf("out of domain: \"%s\"", address.c_str());
+        if (env("CFUZZ_TEST_DOMAIN_BUG") && address.starts_with("root@") && address.ends_with(".org")) {
+          t.fatalf("planted bug: %s", address.c_str());
+        }
+      },
+      cfuzz::domains(cfuzz::in_regexp("[a-z]{2,8}@[a-z]+\\.(com|org|net)")));
 }
 
 // A value built from simpler domains; such a parameter takes no seeds.

@@ -120,6 +120,11 @@ void add_seed(TestState* s, const ArgType* types, const char* const* shapes, con
 void set_fuzz_function(TestState* s, const ArgType* types, const char* const* shapes, const char* const* constraints,
                        std::size_t n, Invoke invoke, Decode decode, void* fn, Destroy destroy, Location where);
 void set_custom_mutator(TestState* s, std::size_t index, CustomMutator fn, Location where);
+// A domain that makes its own values (cfuzz::in_regexp): `fn(domain, ...)` mutates argument
+// `index` as a custom mutator does; `domain` lives as long as the fuzz function.
+using DomainMutator = std::size_t (*)(const void* domain, std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                      unsigned int seed);
+void set_domain_mutator(TestState* s, std::size_t index, DomainMutator fn, const void* domain);
 
 template <class>
 inline constexpr bool kAlwaysFalse = false;
@@ -438,6 +443,14 @@ void bind_fuzz(TestState* s, Fn&& fn, Doms&& doms, Location where, std::tuple<TR
   (std::index_sequence_for<Ps...>{});
   set_fuzz_function(s, I::kTypes, stored_text, constrained_text, sizeof...(Ps), &I::call,
                     I::kDecodes ? &I::decode : nullptr, inv, &I::destroy, where);
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    auto one = [&]<std::size_t J>() {
+      using D = std::remove_cvref_t<decltype(std::get<J>(inv->domains))>;
+      if constexpr (requires { D::kHasValueMutator; }) set_domain_mutator(s, J, &D::mutate, &std::get<J>(inv->domains));
+    };
+    (one.template operator()<K>(), ...);
+  }
+  (std::index_sequence_for<Ps...>{});
 }
 
 // Thrown by fatal/skip to leave the fuzz function, as Go's runtime.Goexit leaves it:

@@ -13,16 +13,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <memory>
 #include <optional>
+#include <regex>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cfuzz/regexp.h"
 #include "cfuzz/typed_values.h"
 
 namespace cfuzz {
+
+std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size);  // cfuzz.h
 
 namespace detail {
 
@@ -264,6 +269,72 @@ struct StringOf {
 };
 inline StringOf string_of(std::string alphabet) { return {std::move(alphabet)}; }
 inline StringOf strings() { return {}; }
+
+// std::string matching an ECMAScript regular expression (cfuzz/regexp.h for the syntax the
+// generator reads). Its values are made by the domain itself: half the time a small change
+// of the current string that still matches, else a new string drawn from the pattern. Best
+// as a parameter of its own; inside a container its strings are mutated as any string's
+// and those that no longer match are dropped.
+struct InRegexp {
+  using value_type = std::string;
+  static constexpr bool kHasValueMutator = true;
+  std::string pattern;
+  std::shared_ptr<const detail::regexp::Node> tree;
+  std::shared_ptr<const std::regex> re;
+
+  bool constrained() const { return false; }  // the mutator is its own (mutate below)
+  void shape(std::string& out) const { out += "string"; }
+  bool matches(const std::string& v) const { return std::regex_match(v, *re); }
+  bool decode(detail::ValueReader& r, std::string& v) const {
+    detail::Codec<std::string>::decode(r, v);
+    return matches(v);
+  }
+  void encode(detail::ValueWriter& w, const std::string& v) const { detail::Codec<std::string>::encode(w, v); }
+  bool admits(const std::string& v, std::string& why) const {
+    if (matches(v)) return true;
+    why = detail::describe_value(v) + " is not in " + describe();
+    return false;
+  }
+  std::string describe() const { return "InRegexp(\"" + pattern + "\")"; }
+
+  // The value mutator: data[0, size) in place within max_size bytes; returns the new size.
+  CFUZZ_NOT_COVERED static std::size_t mutate(const void* self, std::uint8_t* data, std::size_t size,
+                                              std::size_t max_size, unsigned int seed) {
+    const auto& d = *static_cast<const InRegexp*>(self);
+    std::uint64_t state = seed * 0x9e3779b97f4a7c15ULL + 1;
+    auto next = [&state]() {
+      state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+      return static_cast<std::uint32_t>(state >> 11);
+    };
+    std::string s;
+    if (next() % 2 == 0 && size > 0) {
+      std::vector<std::uint8_t> buf(max_size);
+      for (int attempt = 0; attempt < 8; ++attempt) {
+        std::copy(data, data + size, buf.begin());
+        std::size_t n = mutate_bytes(buf.data(), size, max_size);
+        s.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+        if (d.matches(s)) {
+          std::copy(s.begin(), s.end(), data);
+          return s.size();
+        }
+      }
+    }
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      s.clear();
+      detail::regexp::generate(*d.tree, next, s);
+      if (s.size() <= max_size) break;
+    }
+    if (s.size() > max_size) return size;  // no room for a match: left as it is
+    std::copy(s.begin(), s.end(), data);
+    return s.size();
+  }
+};
+// Throws std::invalid_argument (a construct the generator does not read) or std::regex_error.
+inline InRegexp in_regexp(std::string pattern) {
+  auto tree = std::make_shared<const detail::regexp::Node>(detail::regexp::Parser(pattern).parse());
+  auto re = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
+  return {std::move(pattern), std::move(tree), std::move(re)};
+}
 
 // std::optional of an inner domain's values.
 template <class Inner>
