@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "corpus_format/corpus_error.h"
 #include "corpus_format/go_quote.h"
 
 namespace cfuzz::core {
@@ -43,20 +44,24 @@ void expect(std::string_view text, std::size_t& pos, std::string_view token) {
   if (!take(text, pos, token)) malformed(text, pos, "expected \"" + std::string(token) + "\"");
 }
 
-// Reads as the header's ValueReader does: past the end, bytes are zeros.
+// Reads as the header's ValueReader does: past the end, bytes are zeros. `missing` counts
+// what was asked for beyond the end (bytes, or elements a count promised).
 struct Reader {
   const std::uint8_t* p;
   const std::uint8_t* end;
+  std::uint64_t missing = 0;
   std::size_t remaining() const { return static_cast<std::size_t>(end - p); }
   std::uint64_t read_le(std::size_t width) {
     std::uint64_t v = 0;
     std::size_t n = width < remaining() ? width : remaining();
     for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
     p += n;
+    missing += width - n;
     return v;
   }
   std::size_t read_count() {
     std::uint64_t n = read_le(4);
+    if (n > remaining()) missing += n - remaining();
     return n < remaining() ? static_cast<std::size_t>(n) : remaining();
   }
 };
@@ -193,6 +198,30 @@ struct Render {
 };
 
 }  // namespace
+
+void check_shapes(const corpus::Entry& entry, const std::vector<std::string>& shapes, std::string_view filename) {
+  for (std::size_t i = 0; i < entry.size() && i < shapes.size(); ++i) {
+    const auto* bytes = std::get_if<corpus::Bytes>(&entry[i]);
+    if (shapes[i].empty() || bytes == nullptr) continue;
+    ValueShape shape = ValueShape::parse(shapes[i]);
+    std::vector<std::uint8_t> out;
+    std::vector<ValuePart> parts;
+    Walk w{shape, Reader{bytes->data(), bytes->data() + bytes->size()}, out, parts};
+    w.value(shape.root(), -1);
+    std::string what;
+    if (w.r.missing != 0) {
+      what = "ends before its value does (" + std::to_string(w.r.missing) + " more bytes or elements expected)";
+    } else if (w.r.remaining() != 0) {
+      what = "has " + std::to_string(w.r.remaining()) + " bytes left over after its value";
+    } else {
+      continue;
+    }
+    // Line 1 is the "go test fuzz v1" header.
+    throw corpus::CorpusError(std::string(filename), static_cast<int>(i) + 2,
+                              "argument " + std::to_string(i) + ", a " + shapes[i] + ", " + what +
+                                  "; was the file written for another signature of the fuzz function?");
+  }
+}
 
 std::string render_value(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::size_t max_chars) {
   std::string out;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "corpus_format/value.h"
+
 namespace cfuzz::core {
 
 // clang-format off
@@ -77,6 +79,12 @@ struct ValuePart {
 // bytes left over are dropped. The header decodes `data` and `out` to the same value.
 void canonicalize(const ValueShape& shape, const std::uint8_t* data, std::size_t len, std::vector<std::uint8_t>& out,
                   std::vector<ValuePart>& parts);
+
+// An entry's typed values (shapes[i] non-empty) must be encodings of their shapes with no
+// bytes missing and none left over: what cfuzz writes always is, and a file that is not was
+// most likely written for another signature of the fuzz function. Throws corpus::CorpusError
+// naming the file, the value's line and what does not fit.
+void check_shapes(const corpus::Entry& entry, const std::vector<std::string>& shapes, std::string_view filename);
 
 // The value an encoding holds, as text for people: numbers, Go-quoted strings, [a, b] for
 // lists, sets and arrays, {k: v} for maps, {a, b} for structs, none for an absent optional.

@@ -12,6 +12,7 @@
 
 #include <xxhash.h>
 
+#include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
@@ -59,7 +60,8 @@ std::string cache_dir_for(const std::string& cachedir_flag, const std::string& t
   return target_cache_dir(cachedir_flag, target_abs_path) + "/" + test;
 }
 
-CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types) {
+CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types,
+                         const std::vector<std::string>& shapes) {
   CacheContents c;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return c;
@@ -68,6 +70,7 @@ CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>
     try {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, types, path.string());
+      core::check_shapes(e, shapes, path.string());
       c.entries.push_back(CachedEntry{path.filename().string(), std::move(e)});
     } catch (const std::exception& e) {
       c.skipped.push_back(e.what());

@@ -38,7 +38,9 @@ struct CacheContents {
   std::vector<std::string> skipped;
 };
 
-CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types);
+// `shapes`: of the typed values (TestInfo::shapes), checked as core::check_shapes does.
+CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types,
+                         const std::vector<std::string>& shapes = {});
 
 // Writes one entry (atomically, named by content hash) and returns its file name.
 std::string save_to_cache(const std::string& dir, const corpus::Entry& entry);

@@ -14,6 +14,7 @@
 #include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
+#include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
@@ -86,11 +87,12 @@ void Coordinator::load_corpus() {
     for (const auto& path : corpus::list_corpus_files(testdata)) {
       corpus::Entry e = corpus::read_file(path.string());
       corpus::check_types(e, test_.types, path.string());
+      core::check_shapes(e, test_.shapes, path.string());
       add(path.filename().string(), core::Origin::Testdata, std::move(e));
     }
   }
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
-  CacheContents cached = load_cache(cache_dir_, test_.types);
+  CacheContents cached = load_cache(cache_dir_, test_.types, test_.shapes);
   for (auto& c : cached.entries) {
     watcher_->note_known(c.name);
     add(c.name, core::Origin::Cache, std::move(c.values));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/shm_layout.h"
+#include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
 #include "runtime/crash_handler.h"
@@ -45,7 +46,8 @@ struct NamedInput {
 
 // The files of testdata/fuzz/<Name>/, sorted by name; sub-directories are ignored, as Go
 // ignores them.
-std::vector<NamedInput> load_corpus_files(const std::string& dir, const std::vector<corpus::Type>& types) {
+std::vector<NamedInput> load_corpus_files(const std::string& dir, const std::vector<corpus::Type>& types,
+                                          const detail::Shapes& shapes) {
   std::vector<NamedInput> inputs;
   std::vector<fs::path> files;
   try {
@@ -57,6 +59,7 @@ std::vector<NamedInput> load_corpus_files(const std::string& dir, const std::vec
     try {
       corpus::Entry entry = corpus::read_file(path.string());
       corpus::check_types(entry, types, path.string());
+      core::check_shapes(entry, shapes, path.string());
       inputs.push_back(NamedInput{path.filename().string(), std::move(entry)});
     } catch (const corpus::CorpusError& e) {
       throw SetupError{e.what()};
@@ -157,7 +160,7 @@ int run_seeds(const StandaloneOptions& o) {
       for (std::size_t i = 0; i < f->seeds().size(); ++i) {
         inputs.push_back(NamedInput{"seed#" + std::to_string(i), f->seeds()[i].values});
       }
-      for (auto& file : load_corpus_files(corpus_dir(root, test.name), types)) {
+      for (auto& file : load_corpus_files(corpus_dir(root, test.name), types, f->fuzz_function()->shapes)) {
         inputs.push_back(std::move(file));
       }
       Executor ex(*f);

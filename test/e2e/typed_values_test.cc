@@ -69,6 +69,31 @@ TEST(TypedValues, ASeedOfAnotherShapeIsAClearError) {
   EXPECT_NE(r.out.find("mismatched types in seed#1: []int64, want []int32"), std::string::npos) << r.all();
 }
 
+TEST(TypedValues, AFileWrittenForAnotherSignatureIsAClearErrorOrASkippedCacheFile) {
+  // []int64{1, 2}, in the corpus of a test that takes a std::vector<std::int32_t>.
+  const std::string file =
+      "go test fuzz v1\n[]byte(\"\\x02\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00"
+      "\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\")\n";
+  const std::string why =
+      "line 2: argument 0, a []int32, has 8 bytes left over after its value; was the file written for another "
+      "signature of the fuzz function?";
+  TempDir dir;
+  write_file(dir / "testdata/fuzz/FuzzVectorInOrder/old", file);
+  auto seeds = run({target("typed_values"), "--srcdir", dir.str(), "--run", "FuzzVectorInOrder"}, {.cwd = dir.str()});
+  EXPECT_EQ(seeds.exit_code, 2) << seeds.all();
+  EXPECT_NE(seeds.all().find("testdata/fuzz/FuzzVectorInOrder/old: " + why), std::string::npos) << seeds.all();
+  auto fuzzed = fuzz(dir, "FuzzVectorInOrder", 1, "1000x");
+  EXPECT_EQ(fuzzed.exit_code, 2) << fuzzed.all();
+  EXPECT_NE(fuzzed.all().find(why), std::string::npos) << fuzzed.all();
+
+  TempDir other;
+  write_file(other / "cache/FuzzVectorInOrder/old", file);
+  auto cached = fuzz(other, "FuzzVectorInOrder", 1, "1000x");
+  EXPECT_NE(cached.all().find("skipped 1 unusable cache file(s)"), std::string::npos) << cached.all();
+  EXPECT_NE(cached.all().find(why), std::string::npos) << cached.all();
+  EXPECT_TRUE(fs::exists(other / "cache/FuzzVectorInOrder/old")) << "a cache file was removed";
+}
+
 TEST(TypedValues, FuzzingTheEveryShapeTestKeepsItsValuesDecodable) {
   // Every kind of part mutated for a while: nothing the engine makes crashes the decoder
   // or the round-trip-free fuzz function.
