@@ -122,6 +122,15 @@ bool StructureMutator::mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg
   return true;
 }
 
+void StructureMutator::make_canonical(std::uint32_t index, std::uint8_t* data, std::uint64_t* len,
+                                      std::uint64_t cap) {
+  if (!handles(index) || plain_[index]) return;
+  canonicalize(*shapes_[index], data, *len, work_, parts_);
+  if (work_.size() > cap) return;
+  std::memcpy(data, work_.data(), work_.size());
+  *len = work_.size();
+}
+
 void StructureMutator::mutate_plain_bytes(const ShapeNode& n, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                                           const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) {
   if (!n.oneof.empty()) {

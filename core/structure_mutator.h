@@ -33,6 +33,9 @@ class StructureMutator : public ValueMutator {
   bool mutate_value(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap,
                     const std::uint8_t* other, std::uint64_t other_len, Pcg& rng) override;
   bool mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg& rng) override;
+  // Rewrites an encoded value in canonical form (after something else changed its bytes),
+  // when that fits in `cap`.
+  void make_canonical(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap);
   // Only when the value was next's (this mutator is the runtime's own code).
   bool ran_target_code() const override { return delegated_; }
 

@@ -252,6 +252,11 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
       if (out_of_budget(count)) break;
       core::copy_input_area(shm_.base(), shm_.current());
       if (!apply(c, shm_.current())) continue;
+      if (structure_.handles(c.value)) {  // a count may have changed: keep what is saved canonical
+        core::InputAreaHeader& a = shm_.current();
+        structure_.make_canonical(c.value, core::ShmView::slot_data(a, c.value), &a.slots[c.value].len,
+                                  a.slot_capacity);
+      }
       if (p.only_ascii) to_ascii(shm_.current());
       Step step = execute(&failure, &count, check, res);
       if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
