@@ -122,8 +122,7 @@ bool StructureMutator::mutate_bits(std::uint32_t index, std::uint64_t* bits, Pcg
   return true;
 }
 
-void StructureMutator::make_canonical(std::uint32_t index, std::uint8_t* data, std::uint64_t* len,
-                                      std::uint64_t cap) {
+void StructureMutator::make_canonical(std::uint32_t index, std::uint8_t* data, std::uint64_t* len, std::uint64_t cap) {
   if (!handles(index) || plain_[index]) return;
   canonicalize(*shapes_[index], data, *len, work_, parts_);
   if (work_.size() > cap) return;
