@@ -2,7 +2,9 @@
 
 #include <bit>
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <set>
 #include <system_error>
 
 #include "corpus_format/codec.h"
@@ -10,6 +12,7 @@
 #include "corpus_format/go_quote.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/parallel_for.h"
 
 namespace cfuzz::driver {
 
@@ -28,7 +31,7 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-// Writes `data` to `path` unless it already holds exactly that.
+// Writes `data` to `path` unless it already holds exactly that; durable with the batch.
 bool write_if_changed(const std::filesystem::path& path, std::string_view data) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
@@ -38,7 +41,7 @@ bool write_if_changed(const std::filesystem::path& path, std::string_view data) 
       // Unreadable: fall through and replace it.
     }
   }
-  write_file_atomic(path, data);
+  write_file_atomic(path, data, Durability::WithBatch);
   return true;
 }
 
@@ -124,9 +127,13 @@ std::vector<ConvertedFile> convert_bin_to_v1(const std::vector<std::filesystem::
     throw CorpusToolError("bin2v1 writes []byte or string values, not " + std::string(corpus::go_type_name(type)));
   }
   make_directories(out_dir);
-  std::vector<ConvertedFile> converted;
-  for (const auto& input : inputs) {
-    std::string raw = read_file_bytes(input);
+  // Read and encode in parallel; of inputs with the same content only the first writes (as
+  // a loop would: the later ones find the file already holding it); then write in
+  // parallel, and flush once.
+  std::vector<ConvertedFile> converted(inputs.size());
+  std::vector<std::string> encoded(inputs.size());
+  parallel_for(inputs.size(), [&](std::size_t i) {
+    std::string raw = read_file_bytes(inputs[i]);
     const std::size_t size = raw.size();
     corpus::Entry entry;
     if (type == Type::Bytes) {
@@ -134,11 +141,19 @@ std::vector<ConvertedFile> convert_bin_to_v1(const std::vector<std::filesystem::
     } else {
       entry.emplace_back(std::move(raw));
     }
-    const std::string encoded = corpus::encode(entry);
-    const std::filesystem::path output = out_dir / content_name(encoded);
-    const bool wrote = write_if_changed(output, encoded);
-    converted.push_back({input, output, size, !wrote});
+    encoded[i] = corpus::encode(entry);
+    converted[i] = {inputs[i], out_dir / content_name(encoded[i]), size, false};
+  });
+  std::set<std::filesystem::path> first;
+  std::vector<bool> writes(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    writes[i] = first.insert(converted[i].output).second;
+    converted[i].unchanged = !writes[i];
   }
+  parallel_for(inputs.size(), [&](std::size_t i) {
+    if (writes[i]) converted[i].unchanged = !write_if_changed(converted[i].output, encoded[i]);
+  });
+  sync_file_system(out_dir);
   return converted;
 }
 
@@ -149,10 +164,23 @@ std::vector<ConvertedFile> convert_v1_to_bin(const std::vector<std::filesystem::
     std::filesystem::path output;
     std::string data;
   };
+  // Read in parallel, check in order (the first bad input is the one reported), write in
+  // parallel, flush once.
+  std::vector<corpus::Entry> entries(inputs.size());
+  std::vector<std::exception_ptr> unreadable(inputs.size());
+  parallel_for(inputs.size(), [&](std::size_t i) {
+    try {
+      entries[i] = read_entry(inputs[i]);
+    } catch (...) {
+      unreadable[i] = std::current_exception();  // reported in order, below
+    }
+  });
   std::vector<Pending> pending;
   std::map<std::filesystem::path, std::filesystem::path> by_name;
-  for (const auto& input : inputs) {
-    const corpus::Entry entry = read_entry(input);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (unreadable[i]) std::rethrow_exception(unreadable[i]);
+    const std::filesystem::path& input = inputs[i];
+    const corpus::Entry& entry = entries[i];
     if (entry.size() != 1 || (corpus::type_of(entry[0]) != Type::Bytes && corpus::type_of(entry[0]) != Type::String)) {
       throw CorpusToolError("corpus file " + input.string() + ": v12bin needs an entry holding exactly one " +
                             "[]byte or string value, but it holds " + std::to_string(entry.size()) +
@@ -179,11 +207,12 @@ std::vector<ConvertedFile> convert_v1_to_bin(const std::vector<std::filesystem::
                             "; choose another output directory");
     }
   }
-  std::vector<ConvertedFile> converted;
-  for (auto& p : pending) {
-    const bool wrote = write_if_changed(p.output, p.data);
-    converted.push_back({p.input, p.output, p.data.size(), !wrote});
-  }
+  std::vector<ConvertedFile> converted(pending.size());
+  parallel_for(pending.size(), [&](std::size_t i) {
+    const Pending& p = pending[i];
+    converted[i] = {p.input, p.output, p.data.size(), !write_if_changed(p.output, p.data)};
+  });
+  sync_file_system(out_dir);
   return converted;
 }
 

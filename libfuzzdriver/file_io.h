@@ -20,10 +20,19 @@ class FileError : public std::runtime_error {
 // The whole content of `path`.
 std::string read_file_bytes(const std::filesystem::path& path);
 
-// Replaces `path` with `data`: writes a temporary file in the same directory, flushes it
-// to disk, renames it over `path` and flushes the directory. On failure the temporary
-// file is removed and `path` is left as it was. New files get mode 0666 minus the umask.
-void write_file_atomic(const std::filesystem::path& path, std::string_view data);
+// How soon a write is on disk: at once (the file and the rename flushed), or with a batch
+// of writes that one sync_file_system call makes durable together.
+enum class Durability { Now, WithBatch };
+
+// Replaces `path` with `data`: writes a temporary file in the same directory, renames it
+// over `path` and (Durability::Now) flushes the file before and the directory after. On
+// failure the temporary file is removed and `path` is left as it was. New files get mode
+// 0666 minus the umask. Readers never see a partial file either way.
+void write_file_atomic(const std::filesystem::path& path, std::string_view data,
+                       Durability durability = Durability::Now);
+
+// Flushes the file system holding `dir` (syncfs): the end of a batch of writes.
+void sync_file_system(const std::filesystem::path& dir);
 
 // Creates `dir` and its parents when missing; an error if it exists as something else.
 void make_directories(const std::filesystem::path& dir);

@@ -2,7 +2,9 @@
 #include "libfuzzdriver/corpus_tools.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/parallel_for.h"
 #include "test/corpus_format/test_support.h"
 
 namespace cfuzz::driver {
@@ -43,6 +46,41 @@ TEST(FileIo, AtomicWriteReplacesContentAndLeavesNoTemporaryFile) {
   write_file_atomic(p, "second, longer");
   EXPECT_EQ(read_file(p), "second, longer");
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"entry"});
+}
+
+TEST(FileIo, BatchWritesMakeNewFilesAndReplaceOldOnesWithoutLeftovers) {
+  TempDir dir;
+  const fs::path fresh = dir.path() / "fresh", old = dir.path() / "old";
+  write_file(old, "before");
+  write_file_atomic(fresh, "new file", Durability::WithBatch);  // linked in whole (O_TMPFILE)
+  write_file_atomic(old, "replaced", Durability::WithBatch);    // renamed over the old one
+  write_file_atomic(dir.path() / "empty", "", Durability::WithBatch);
+  sync_file_system(dir.path());
+  EXPECT_EQ(read_file(fresh), "new file");
+  EXPECT_EQ(read_file(old), "replaced");
+  EXPECT_EQ(read_file(dir.path() / "empty"), "");
+  EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"empty", "fresh", "old"}));
+  EXPECT_EQ(fs::status(fresh).permissions() & fs::perms::group_write,
+            fs::status(old).permissions() & fs::perms::group_write)
+      << "a linked file gets the mode a named one gets";
+}
+
+TEST(ParallelFor, RunsEveryIndexOnceAndRethrowsTheLowestFailure) {
+  std::vector<std::atomic<int>> runs(1000);
+  parallel_for(
+      runs.size(), [&](std::size_t i) { ++runs[i]; }, 4);
+  for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
+  try {
+    parallel_for(
+        1000,
+        [](std::size_t i) {
+          if (i == 700 || i == 300 || i == 900) throw std::runtime_error("index " + std::to_string(i));
+        },
+        4);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "index 300") << "the error a plain loop would have met first";
+  }
 }
 
 TEST(FileIo, FailedAtomicWriteKeepsTheOldContentAndCleansUp) {
