@@ -189,14 +189,22 @@ class OneOperand : public WordSource {
   }
 };
 
+// A structure mutator for the value at `index`, with OneOperand's words.
+struct GuidedMutator {
+  Mutator bytes{4096};
+  OneOperand words;
+  StructureMutator m{bytes};
+  GuidedMutator(std::uint32_t index, const std::string& shape) {
+    bytes.set_words(&words);
+    m.set_words(&words);
+    m.set_shape(index, ValueShape::parse(shape));
+  }
+};
+
 TEST(StructureMutator, MakesCanonicalValuesWithinCapAndChangesThemByElement) {
   const std::string text = shape_of<Record>();
-  Mutator bytes(4096);
-  OneOperand words;
-  bytes.set_words(&words);
-  StructureMutator m(bytes);
-  m.set_words(&words);
-  m.set_shape(2, ValueShape::parse(text));
+  GuidedMutator guided(2, text);
+  StructureMutator& m = guided.m;
   const ValueShape shape = ValueShape::parse(text);
   EXPECT_TRUE(m.handles(2));
   EXPECT_FALSE(m.handles(0));
@@ -261,12 +269,8 @@ template <class D>
 void expect_mutations_stay_in(const D& d, const typename D::value_type& seed) {
   std::string text;
   d.shape(text);
-  Mutator bytes(4096);
-  OneOperand words;
-  bytes.set_words(&words);
-  StructureMutator m(bytes);
-  m.set_words(&words);
-  m.set_shape(0, ValueShape::parse(text));
+  GuidedMutator guided(0, text);
+  StructureMutator& m = guided.m;
   Pcg rng;
   rng.reseed(11, 1);
   Bytes data(4096);
