@@ -70,6 +70,8 @@ void Reporter::progress(const Progress& p) {
     std::snprintf(rate, sizeof rate, "%.0f", p.rate);
     emit("fuzz: elapsed: " + format_elapsed(p.elapsed) + ", execs: " + std::to_string(p.execs) + " (" + rate +
          "/sec), new interesting: " + std::to_string(p.new_interesting) + " (total: " + std::to_string(p.total) + ")" +
+         // libFuzzer's cov: (edges reached) and ft: (features: edges by hit-count bucket)
+         ", cov: " + std::to_string(p.covered_counters) + ", ft: " + std::to_string(p.coverage_bits) +
          (p.synced > 0 ? ", synced from other runs: " + std::to_string(p.synced) : "") + "\n");
   }
 }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -62,6 +63,33 @@ TEST_F(FuzzRun, FindsSevenNestedByteChecksAndTheSavedInputReproduces) {
     EXPECT_NE(rerun.err.find("FuzzNestedWord/" + saved.filename().string()), std::string::npos) << rerun.all();
     fs::remove_all(dir / "testdata");
   }
+}
+
+TEST_F(FuzzRun, TheProgressLineShowsTheCoverageJsonReports) {
+  // A run with a seed, one worker and an execution budget repeats itself: the text line's
+  // cov: and ft: are the JSON summary's covered_counters and coverage_bits.
+  std::vector<std::string> args{"--seed", "5", "--parallel", "1", "--fuzztime", "3000x"};
+  auto text = fuzz("exec_counter", args);
+  ASSERT_EQ(text.exit_code, 0) << text.all();
+  std::smatch m;
+  std::string last = text.out.substr(text.out.rfind("fuzz: elapsed: "));
+  ASSERT_TRUE(std::regex_search(last, m, std::regex(R"(\(total: \d+\), cov: (\d+), ft: (\d+)\n)"))) << last;
+  long cov = std::stol(m[1]), ft = std::stol(m[2]);
+  EXPECT_GT(cov, 0);
+  EXPECT_GE(ft, cov) << "every edge reached is at least one feature";
+  fs::remove_all(dir / "cache");
+  args.push_back("--json");
+  auto json = fuzz("exec_counter", args);
+  ASSERT_EQ(json.exit_code, 0) << json.all();
+  nlohmann::json done;
+  std::istringstream lines(json.out);
+  for (std::string line; std::getline(lines, line);) {
+    auto event = nlohmann::json::parse(line);
+    if (event["event"] == "done") done = event;
+  }
+  ASSERT_TRUE(done.is_object()) << json.out;
+  EXPECT_EQ(done["covered_counters"], cov) << last;
+  EXPECT_EQ(done["coverage_bits"], ft) << last;
 }
 
 TEST_F(FuzzRun, WorkersDoNotInheritTheCoordinatorsOtherDescriptors) {
