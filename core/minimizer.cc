@@ -178,11 +178,8 @@ bool Minimizer::typed_candidate(corpus::Entry* out) {
   }
   const ValuePart& p = parts_[state_.a];
   const ShapeNode& n = shape.node(p.shape);
-  auto span = [&](std::uint32_t from, std::uint32_t to) {
-    return std::vector<std::uint8_t>(work_.begin() + from, work_.begin() + to);
-  };
-  auto spliced = [&](std::vector<std::uint8_t> middle) {
-    std::vector<std::uint8_t> c = span(0, p.begin);
+  auto spliced = [&](std::vector<std::uint8_t> middle) {  // this part's bytes replaced by `middle`
+    std::vector<std::uint8_t> c(work_.begin(), work_.begin() + p.begin);
     c.insert(c.end(), middle.begin(), middle.end());
     c.insert(c.end(), work_.begin() + p.end, work_.end());
     return c;

@@ -30,7 +30,7 @@ constexpr int kAttempts = 100;
 }  // namespace
 
 CustomMutators::CustomMutators(const RegisteredTest& test, detail::TestState& f) {
-  if (test.name == "LLVMFuzzerTestOneInput" && LLVMFuzzerCustomMutator != nullptr) {
+  if (test.name == kHarnessTestName && LLVMFuzzerCustomMutator != nullptr) {
     entries_.push_back(Entry{0, LLVMFuzzerCustomMutator, nullptr, nullptr, LLVMFuzzerCustomCrossOver,
                              "LLVMFuzzerCustomMutator", true});
   }

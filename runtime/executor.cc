@@ -4,6 +4,7 @@
 
 #include "core/input_area.h"
 #include "runtime/crash_handler.h"
+#include "runtime/registry.h"
 #include "runtime/stack_limit.h"
 
 namespace cfuzz::runtime {
@@ -19,7 +20,7 @@ Executor::Executor(detail::TestState& f)
     : fn_(*f.fuzz_function()),
       input_(f.test_name(), /*is_input=*/true),
       t_(&input_),
-      stack_limit_kb_(stack_limit_kb_for(f.test_name() == "LLVMFuzzerTestOneInput")) {}
+      stack_limit_kb_(stack_limit_kb_for(f.test_name() == kHarnessTestName)) {}
 
 RunResult Executor::run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure) {
   input_.reset_for_input(input_name);
@@ -87,15 +88,11 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
 
 void Executor::views_of(const corpus::Entry& entry, InputBuffers& buffers, detail::ArgView* out) {
   for (std::size_t i = 0; i < entry.size(); ++i) {
-    const corpus::Value& v = entry[i];
-    if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
-      out[i] = detail::ArgView{buffers.fill(i, b->data(), b->size()), b->size(), 0};
-    } else if (const auto* s = std::get_if<std::string>(&v)) {
-      out[i] =
-          detail::ArgView{buffers.fill(i, reinterpret_cast<const std::uint8_t*>(s->data()), s->size()), s->size(), 0};
-    } else {
-      out[i] = detail::ArgView{nullptr, 0, core::scalar_bits(v)};
-    }
+    out[i] = detail::view_of(entry[i]);
+    auto type = corpus::type_of(entry[i]);
+    // A private copy: the fuzz function may not write to what the entry holds.
+    if (type == corpus::Type::Bytes || type == corpus::Type::String)
+      out[i].data = buffers.fill(i, out[i].data, out[i].size);
   }
 }
 

@@ -212,7 +212,12 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     check_area(shm_.splice(), "splice");
     splice = &shm_.splice();
   }
-  mutator_.set_max_len(p.max_len != 0 ? p.max_len : kDefaultMaxLen);
+  std::uint64_t max_len = p.max_len != 0 ? p.max_len : kDefaultMaxLen;
+  // A custom mutator makes an encoding of its own, which a short length limit only starves
+  // (a compressed stream does not fit in the first 4 bytes, and each mutation then fails its
+  // 100 attempts): such a test gets the run's whole length, as libFuzzer gives it.
+  if (!custom_mutators_.empty()) max_len = std::max<std::uint64_t>(max_len, shm_.base().slot_capacity);
+  mutator_.set_max_len(max_len);
   std::vector<std::string> dictionary;
   dictionary.reserve(p.dictionary.size());
   for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));

@@ -30,7 +30,7 @@ void libfuzzer_body(F& f) {
 void register_libfuzzer_harness(int* argc, char*** argv) {
   if (LLVMFuzzerTestOneInput == nullptr) return;
   if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(argc, argv);
-  detail::register_test("LLVMFuzzerTestOneInput", &libfuzzer_body, "libFuzzer harness", 0);
+  detail::register_test(kHarnessTestName, &libfuzzer_body, "libFuzzer harness", 0);
 }
 
 }  // namespace cfuzz::runtime

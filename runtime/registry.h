@@ -20,7 +20,10 @@ struct RegisteredTest {
 // Duplicate names are reported and make the binary exit with status 2 at startup.
 const std::vector<RegisteredTest>& registered_tests();
 
-// Adds LLVMFuzzerTestOneInput as a test named "LLVMFuzzerTestOneInput" when defined, and
+// The name a libFuzzer harness is registered under.
+inline constexpr const char* kHarnessTestName = "LLVMFuzzerTestOneInput";
+
+// Adds LLVMFuzzerTestOneInput as a test named kHarnessTestName when defined, and
 // calls LLVMFuzzerInitialize(&argc, &argv) when defined. Called once from main().
 void register_libfuzzer_harness(int* argc, char*** argv);
 

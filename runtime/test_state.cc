@@ -128,6 +128,14 @@ corpus::Value value_of(ArgType type, const ArgView& v) {
 
 }  // namespace
 
+ArgView view_of(const corpus::Value& v) {
+  if (const auto* b = std::get_if<corpus::Bytes>(&v)) return ArgView{b->data(), b->size(), 0};
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    return ArgView{reinterpret_cast<const std::uint8_t*>(s->data()), s->size(), 0};
+  }
+  return ArgView{nullptr, 0, core::scalar_bits(v)};
+}
+
 std::string format_parameter_list(const std::vector<corpus::Type>& types, const Shapes& shapes) {
   std::string out;
   for (std::size_t i = 0; i < types.size(); ++i) {
@@ -199,16 +207,7 @@ static void check_seeds_in_domains(TestState* s, Location where) {
   std::string why;
   for (std::size_t i = 0; i < s->seeds().size(); ++i) {
     const Seed& seed = s->seeds()[i];
-    for (std::size_t k = 0; k < seed.values.size(); ++k) {
-      const corpus::Value& v = seed.values[k];
-      if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
-        views[k] = ArgView{b->data(), b->size(), 0};
-      } else if (const auto* str = std::get_if<std::string>(&v)) {
-        views[k] = ArgView{reinterpret_cast<const std::uint8_t*>(str->data()), str->size(), 0};
-      } else {
-        views[k] = ArgView{nullptr, 0, core::scalar_bits(v)};
-      }
-    }
+    for (std::size_t k = 0; k < seed.values.size(); ++k) views[k] = view_of(seed.values[k]);
     if (!fn.decode(fn.fn, views.data(), &why)) {
       s->record("f.add: seed#" + std::to_string(i) + " is out of the domains: " + why, where, true);
       throw Stop{};

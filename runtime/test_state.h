@@ -22,6 +22,9 @@ struct LogLine {
 // Shapes of encoded values (cfuzz/typed_values.h), one per value: empty for Go's types.
 using Shapes = std::vector<std::string>;
 
+// A value as the fuzz function's invoker takes it; byte values point into `v`.
+ArgView view_of(const corpus::Value& v);
+
 // "[]byte, []int32, string": the types as a user wrote them (an encoded value by its shape).
 std::string format_parameter_list(const std::vector<corpus::Type>& types, const Shapes& shapes);
 

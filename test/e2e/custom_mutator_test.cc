@@ -67,6 +67,15 @@ TEST(CustomMutator, ACrashInTheMutatorIsReportedAsTheMutatorsWithTheInputItWasGi
   EXPECT_FALSE(fs::exists(dir / "testdata")) << "a passing input was saved as a failure";
 }
 
+TEST(CustomMutator, GetsTheRunsWholeLengthNotLengthControlsFirstLimit) {
+  // The harness's mutator aborts if max_size is under the default --max-len of 4096: with
+  // length control's limit of 4, a compressing mutator failed every attempt for ~10 s. (The
+  // run may well find the harness's planted bug; that is not the mutator's abort.)
+  TempDir dir;
+  auto r = fuzz(dir, "full_length", {"--fuzztime", "20000x", "--seed", "1"});
+  EXPECT_EQ(r.all().find("in the custom mutator"), std::string::npos) << r.all();
+}
+
 TEST(CustomMutator, LLVMFuzzerMutateStaysWithinMaxSize) {
   // The harness traps (SIGILL) if LLVMFuzzerMutate ever returns more than it was allowed.
   TempDir dir;

@@ -34,8 +34,8 @@
 //   std::unordered_map, std::optional, std::variant, std::pair, std::tuple, and aggregate
 //   structs of up to 16 fields, of any supported types.
 //
-// This header (with cfuzz/typed_values.h) is the whole public API; it includes only the
-// standard library.
+// This header (with cfuzz/typed_values.h, cfuzz/domains.h and cfuzz/regexp.h, which it
+// includes) is the whole public API; it includes only the standard library.
 #pragma once
 
 #if __cplusplus < 202002L
@@ -235,16 +235,12 @@ struct Param<E> {
   }
 };
 
-// Everything else that has a Codec: decoded from its []byte encoding into storage that
-// is reused from one input to the next.
+// Everything else that has a Codec: a []byte holding its encoding, decoded (by its
+// domain, Slot below) into storage that is reused from one input to the next.
 template <EncodedParam P>
 struct Param<P> {
   static constexpr ArgType type = ArgType::Bytes;
   using Storage = P;
-  static P& get(Storage& s, const ArgView& v) {
-    decode_value(v.data, v.size, s);
-    return s;
-  }
 };
 
 // The type of a value given to f.add: string literals are strings, as in Go.
