@@ -27,6 +27,9 @@ inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
 // Added to --cfuzz-worker=<Name> as --cfuzz-stack-limit-kb=N when the user gave a stack limit.
 inline constexpr const char* kStackLimitFlag = "--cfuzz-stack-limit-kb";
+// The flag `cfuzz cover` runs a target with to learn where each coverage counter sits in
+// the code: the PC table (runtime/pc_table.h).
+inline constexpr const char* kPcTableFlag = "--cfuzz-pc-table";
 // Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).
 inline constexpr int kRequestFd = 3;
 inline constexpr int kResponseFd = 4;
@@ -122,6 +125,7 @@ struct DescribeReply {
   std::uint64_t modules = 0;
   std::string srcdir;  // the root of testdata/fuzz/ the target uses
   std::vector<DescribedTest> tests;
+  bool source_coverage = false;  // also built with clang's -fprofile-instr-generate
 };
 
 // The failure a minimization must preserve.
@@ -154,7 +158,8 @@ struct MinimizeResult {
 void to_json(nlohmann::json& j, const DescribedTest& v);
 void from_json(const nlohmann::json& j, DescribedTest& v);
 // Missing keys keep their defaults (an older or broken target is told apart by `protocol`).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DescribeReply, protocol, counters, modules, srcdir, tests)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DescribeReply, protocol, counters, modules, srcdir, tests,
+                                                source_coverage)
 void to_json(nlohmann::json& j, const PingParams& v);
 void from_json(const nlohmann::json& j, PingParams& v);
 void to_json(nlohmann::json& j, const PingResult& v);

@@ -9,6 +9,7 @@
 #include "corpus_format/codec.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/registry.h"
+#include "runtime/source_profile.h"
 #include "runtime/test_body.h"
 #include "runtime/testdata.h"
 
@@ -41,6 +42,7 @@ int describe_target(const std::string& srcdir) {
   reply.counters = cov.total_counters;
   reply.modules = cov.region_count;
   reply.srcdir = testdata_root(srcdir);
+  reply.source_coverage = has_source_profile();
   nlohmann::json out = reply;
   std::string text = out.dump() + "\n";
   int fd = fcntl(core::rpc::kRequestFd, F_GETFD) != -1 ? core::rpc::kRequestFd : STDOUT_FILENO;

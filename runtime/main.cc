@@ -14,6 +14,7 @@
 #include "runtime/describe.h"
 #include "runtime/libfuzzer_front_end.h"
 #include "runtime/libfuzzer_options.h"
+#include "runtime/pc_table.h"
 #include "runtime/registry.h"
 #include "runtime/stack_limit.h"
 #include "runtime/standalone_runner.h"
@@ -52,6 +53,7 @@ struct Args {
   cfuzz::runtime::StandaloneOptions standalone;
   std::string run_pattern;
   bool describe = false;
+  bool pc_table = false;
   std::string worker_test;
   bool detect_leaks = false;
   std::optional<std::uint64_t> stack_limit_kb;
@@ -109,6 +111,8 @@ Args parse(int argc, char** argv) {
       a.standalone.limits.rss_limit_mb = parse_count("--rss-limit-mb " + value, value);
     } else if (arg == cfuzz::core::rpc::kDescribeFlag) {
       a.describe = true;
+    } else if (arg == cfuzz::core::rpc::kPcTableFlag) {
+      a.pc_table = true;
     } else if (flag_value(argc, argv, i, cfuzz::core::rpc::kWorkerFlag, &a.worker_test)) {
     } else if (flag_value(argc, argv, i, "--stack-limit-kb", &value)) {
       a.stack_limit_kb = parse_count("--stack-limit-kb " + value, value);
@@ -172,7 +176,10 @@ namespace {
 bool internal_mode(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg == cfuzz::core::rpc::kDescribeFlag || arg.starts_with(cfuzz::core::rpc::kWorkerFlag)) return true;
+    if (arg == cfuzz::core::rpc::kDescribeFlag || arg == cfuzz::core::rpc::kPcTableFlag ||
+        arg.starts_with(cfuzz::core::rpc::kWorkerFlag)) {
+      return true;
+    }
   }
   return false;
 }
@@ -211,6 +218,7 @@ int cfuzz::runtime::target_main(int argc, char** argv) {
   }
   cfuzz::runtime::set_stack_limit_kb(args.stack_limit_kb);
   if (args.describe) return cfuzz::runtime::describe_target(args.standalone.srcdir);
+  if (args.pc_table) return cfuzz::runtime::print_pc_table();
   if (!args.worker_test.empty()) {
     for (const auto& t : cfuzz::runtime::registered_tests()) {
       if (t.name == args.worker_test) return cfuzz::runtime::serve_worker(t, args.detect_leaks);

@@ -29,6 +29,7 @@
 #include "runtime/fuzz_engine.h"
 #include "runtime/leak_check.h"
 #include "runtime/rpc_guard.h"
+#include "runtime/source_profile.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -80,7 +81,10 @@ class WorkerServer : private ExecutionCheck {
       }
       if (!line) {
         ssize_t n = ::read(rpc::kRequestFd, buf, sizeof buf);
-        if (n == 0) _exit(0);  // the coordinator closed the pipe: shut down
+        if (n == 0) {  // the coordinator closed the pipe: shut down
+          write_source_profile();
+          _exit(0);
+        }
         if (n < 0) {
           if (errno == EINTR) continue;
           rpc_lost("cannot read RPC requests from fd 3 (closed by the target?)");
