@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   cfuzz::cmd::add_minimize_command(app, exit_code);
   cfuzz::cmd::add_corpus_command(app, exit_code);
   cfuzz::cmd::add_clean_command(app, exit_code);
+  cfuzz::cmd::add_cover_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -20,6 +20,7 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_minimize_command(CLI::App& app, int& exit_code);
 void add_corpus_command(CLI::App& app, int& exit_code);
 void add_clean_command(CLI::App& app, int& exit_code);
+void add_cover_command(CLI::App& app, int& exit_code);
 // `cfuzz corpus minimize`, added under the `corpus` subcommand.
 void add_corpus_minimize_command(CLI::App& corpus, int& exit_code);
 

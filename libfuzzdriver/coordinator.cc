@@ -22,6 +22,8 @@
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/sanitizer_env.h"
 #include "libfuzzdriver/sanitizer_report.h"
+#include "libfuzzdriver/stats_log.h"
+#include "libfuzzdriver/testdata_corpus.h"
 
 namespace cfuzz::driver {
 
@@ -78,19 +80,10 @@ void Coordinator::load_corpus() {
   for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
     add("seed#" + std::to_string(i), core::Origin::Seed, test_.seeds[i]);
   }
-  // Committed corpus files must be well-formed: a bad one is an error, as in a seed run
-  // (and so is something other than a directory in the corpus directory's place).
-  std::string testdata = target_.srcdir + "/testdata/fuzz/" + test_.name;
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) {
-    remove_stale_temporary_files(testdata);
-    for (const auto& path : corpus::list_corpus_files(testdata)) {
-      corpus::Entry e = corpus::read_file(path.string());
-      corpus::check_types(e, test_.types, path.string());
-      core::check_shapes(e, test_.shapes, path.string());
-      add(path.filename().string(), core::Origin::Testdata, std::move(e));
-    }
-  }
+  std::string testdata = testdata_dir(target_, test_);
+  if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) remove_stale_temporary_files(testdata);
+  for (auto& [name, values] : read_testdata(target_, test_)) add(name, core::Origin::Testdata, std::move(values));
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
   CacheContents cached = load_cache(cache_dir_, test_.types, test_.shapes);
   for (auto& c : cached.entries) {
@@ -157,6 +150,7 @@ int Coordinator::run() {
     workers_.push_back(std::make_unique<Worker>(i, config));
     in_fuzz_call_[static_cast<std::size_t>(i)] = false;
   }
+  record_stats(progress_now(Clock::now() - start_));  // where this run's line starts in the plot
   running_threads_ = parallel_;
   for (int i = 0; i < parallel_; ++i) {
     threads_.emplace_back([this, i] { worker_main(static_cast<std::size_t>(i)); });
@@ -180,6 +174,7 @@ int Coordinator::run() {
                       " corpus entries had their first run, and nothing was fuzzed (give --fuzztime more, or "
                       "distill the corpus with `cfuzz corpus minimize`)");
   }
+  record_stats(p);
   reporter_.recommended_dictionary(dictionary_.recommended());
   reporter_.done(p, static_cast<int>(failures_.size()));
   return failures_.empty() ? 0 : 1;
@@ -237,6 +232,7 @@ void Coordinator::supervise() {
       } else if (minimizing.empty() || opts_.keep_fuzzing) {
         reporter_.progress(p);
       }
+      record_stats(p);
       next_line = now + std::chrono::seconds(3);
     }
   }
@@ -256,6 +252,23 @@ void Coordinator::sync_from_cache() {
     for (auto& e : found) pending_sync_.push_back(std::make_shared<const CachedEntry>(std::move(e)));
   }
   cv_.notify_all();
+}
+
+void Coordinator::record_stats(const Progress& p) {
+  if (run_id_.empty()) run_id_ = new_run_id();
+  StatsRecord r;
+  r.run = run_id_;
+  r.time = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  r.elapsed = std::chrono::duration<double>(p.elapsed).count();
+  r.execs = p.execs;
+  r.corpus = p.total;
+  r.edges = p.covered_counters;
+  r.features = p.coverage_bits;
+  if (!append_stats(stats_path(cache_dir_), r) && !stats_failed_) {
+    stats_failed_ = true;
+    reporter_.warning("cannot write the run's figures to " + stats_path(cache_dir_) +
+                      "; cfuzz cover will not plot this run");
+  }
 }
 
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {

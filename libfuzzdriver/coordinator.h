@@ -66,6 +66,8 @@ class Coordinator {
   // Queues the entries other runs wrote to the cache since the last look.
   void sync_from_cache();
   Progress progress_now(std::chrono::nanoseconds elapsed);
+  // Appends the run's figures to the stats file beside the cache (stats_log.h).
+  void record_stats(const Progress& p);
 
   // Worker threads.
   void worker_main(std::size_t index);
@@ -119,6 +121,8 @@ class Coordinator {
   std::chrono::steady_clock::time_point start_;
   std::chrono::system_clock::time_point wall_start_;  // for claims shared with other runs
   std::unique_ptr<CacheWatcher> watcher_;             // the cache, as other runs write to it
+  std::string run_id_;                                // names this run's records in the stats file
+  bool stats_failed_ = false;                         // warned once that they cannot be written
 
   std::mutex mu_;
   std::condition_variable cv_;

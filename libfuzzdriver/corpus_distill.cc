@@ -1,12 +1,9 @@
 #include "libfuzzdriver/corpus_distill.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -14,10 +11,10 @@
 #include <xxhash.h>
 
 #include "core/input_area.h"
-#include "core/rpc.h"
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
+#include "libfuzzdriver/corpus_replay.h"
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/minimize_driver.h"
 #include "libfuzzdriver/sanitizer_env.h"
@@ -118,59 +115,17 @@ int distill_corpus(const DistillOptions& o) {
 
   // Run every input once, spread over the workers.
   int parallel = o.parallel > 0 ? o.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  parallel = std::max(1, std::min<int>(parallel, static_cast<int>(inputs.size())));
-  std::atomic<std::size_t> next{0};
-  std::mutex error_mu;
-  std::string fatal;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < parallel; ++t) {
-    threads.emplace_back([&, t] {
-      Worker w(t, config);
-      for (std::size_t i = next++; i < inputs.size(); i = next++) {
-        Input& in = inputs[i];
-        if (!w.running()) {
-          try {
-            w.start();
-          } catch (const std::exception& e) {
-            std::lock_guard<std::mutex> lock(error_mu);
-            if (fatal.empty()) fatal = e.what();
-            return;
-          }
-        }
-        core::ShmView shm = w.shm().view();
-        core::store_entry(shm.base(), in.values, w.shm().input_area_size());
-        std::memset(shm.mask(), 0, target.counters);
-        CallOutcome r = w.call("exec", core::rpc::ExecParams{}, o.timeout + std::chrono::milliseconds(1000));
-        if (r.kind == CallOutcome::Kind::Ok) {
-          auto res = r.result.get<core::rpc::ExecResult>();
-          in.ran = true;
-          in.exec_ns = res.duration_ns;
-          if (res.status == "failure") {
-            in.failed = true;
-            core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
-            in.failure = core::failure_summary(rec);
-            continue;
-          }
-          const std::uint8_t* snap = shm.snapshot();
-          for (std::uint64_t c = 0; c < target.counters; ++c) {
-            for (int bit = 0; snap[c] >> bit; ++bit) {
-              if ((snap[c] >> bit) & 1)
-                in.features.push_back(static_cast<std::uint32_t>(c * 8 + static_cast<std::uint64_t>(bit)));
-            }
-          }
-        } else if (r.input_fault) {
-          in.ran = true;
-          in.failed = true;
-          in.failure = core::failure_summary(r.failure);
-        } else {
-          w.kill();  // not the input's fault: leave it out of the verdicts, try the next
-        }
-      }
-      w.stop();
-    });
+  std::vector<corpus::Entry> values;
+  values.reserve(inputs.size());
+  for (const auto& in : inputs) values.push_back(in.values);
+  std::vector<ReplayResult> results = replay_corpus(config, values, parallel);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    inputs[i].ran = results[i].ran;
+    inputs[i].failed = results[i].failed;
+    inputs[i].failure = std::move(results[i].failure);
+    inputs[i].exec_ns = results[i].exec_ns;
+    inputs[i].features = std::move(results[i].features);
   }
-  for (auto& t : threads) t.join();
-  if (!fatal.empty()) throw std::runtime_error(fatal);
 
   std::size_t crashed = 0;
   for (const auto& in : inputs) {

@@ -181,10 +181,11 @@ std::uint64_t Process::rss_mb() const {
   return resident * static_cast<std::uint64_t>(page) / (1024 * 1024);
 }
 
-std::string run_and_capture(SpawnSpec spec, std::chrono::milliseconds timeout, int* status) {
+std::string run_and_capture(SpawnSpec spec, std::chrono::milliseconds timeout, int* status, int capture_fd) {
   auto [out_r, out_w] = make_pipe();
   int null_w = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  spec.fds.push_back({out_w, 1});
+  spec.fds.push_back({out_w, capture_fd});
+  if (capture_fd != 1) spec.fds.push_back({null_w, 1});
   spec.fds.push_back({null_w, 2});
   Process p;
   try {

@@ -62,9 +62,11 @@ class Process {
   int status_ = 0;
 };
 
-// Runs a program to completion and returns what it wrote on stdout (stderr is discarded).
-// Throws std::runtime_error if it cannot start; kills it after `timeout`.
-std::string run_and_capture(SpawnSpec spec, std::chrono::milliseconds timeout, int* status = nullptr);
+// Runs a program to completion and returns what it wrote on stdout, or on descriptor
+// `capture_fd` (stdout is then discarded too); stderr is discarded. Throws
+// std::runtime_error if it cannot start; kills it after `timeout`.
+std::string run_and_capture(SpawnSpec spec, std::chrono::milliseconds timeout, int* status = nullptr,
+                            int capture_fd = 1);
 
 // The full path of a program found in $PATH, or empty.
 std::string find_in_path(const std::string& name);

@@ -1,10 +1,9 @@
 #include "libfuzzdriver/symbolizer.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <sstream>
 
+#include "libfuzzdriver/llvm_tools.h"
 #include "libfuzzdriver/process.h"
 
 namespace cfuzz::driver {
@@ -14,13 +13,7 @@ std::vector<std::string> symbolize_site(const std::string& target_abs_path, cons
   std::istringstream in(site);
   for (std::string w; in >> w;) words.push_back(w);
   std::vector<std::string> lines = words;
-  std::string tool = find_in_path("llvm-symbolizer");
-  if (tool.empty()) tool = find_in_path("llvm-symbolizer-14");
-  // Debian keeps it under /usr/lib/llvm-N/bin when only clang's own packages are installed.
-  for (int version = 20; tool.empty() && version >= 11; --version) {
-    std::string candidate = "/usr/lib/llvm-" + std::to_string(version) + "/bin/llvm-symbolizer";
-    if (access(candidate.c_str(), X_OK) == 0) tool = candidate;
-  }
+  std::string tool = find_llvm_tool("llvm-symbolizer");
   if (tool.empty() || words.empty()) return lines;
 
   std::string module = std::filesystem::path(target_abs_path).filename().string() + "+";

@@ -162,6 +162,7 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir, c
   info.counters = reply.counters;
   info.modules = reply.modules;
   info.srcdir = reply.srcdir;
+  info.source_coverage = reply.source_coverage;
   for (const auto& t : reply.tests) {
     TestInfo ti;
     ti.name = t.name;

@@ -23,7 +23,8 @@ struct TargetInfo {
   std::string abs_path;  // canonical
   std::uint64_t counters = 0;
   std::uint64_t modules = 0;
-  std::string srcdir;  // testdata/fuzz/<Name>/ lives under it
+  std::string srcdir;            // testdata/fuzz/<Name>/ lives under it
+  bool source_coverage = false;  // also built with clang's source-based coverage
   std::vector<TestInfo> tests;
 
   // The one test whose name matches `pattern` (an unanchored regular expression; empty

@@ -1,0 +1,27 @@
+// Running every input of a corpus once, spread over workers, and collecting what each one
+// reached: what `cfuzz corpus minimize` chooses from and what `cfuzz cover` reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corpus_format/value.h"
+#include "libfuzzdriver/worker.h"
+
+namespace cfuzz::driver {
+
+struct ReplayResult {
+  bool ran = false;     // false: a worker broke down for reasons of its own; no verdict
+  bool failed = false;  // the input fails: `failure` says how, and `features` is empty
+  std::string failure;
+  std::uint64_t exec_ns = 0;
+  std::vector<std::uint32_t> features;  // counter index * 8 + hit-count bucket bit
+};
+
+// One result per input, in order. `parallel` workers (at least 1). Throws
+// std::runtime_error when a worker cannot start at all.
+std::vector<ReplayResult> replay_corpus(const WorkerConfig& config, const std::vector<corpus::Entry>& inputs,
+                                        int parallel);
+
+}  // namespace cfuzz::driver

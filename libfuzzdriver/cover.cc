@@ -1,0 +1,112 @@
+#include "libfuzzdriver/cover.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "core/input_area.h"
+#include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/corpus_replay.h"
+#include "libfuzzdriver/coverage_html.h"
+#include "libfuzzdriver/coverage_report.h"
+#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/llvm_cov_report.h"
+#include "libfuzzdriver/pc_table.h"
+#include "libfuzzdriver/sancov_source_lines.h"
+#include "libfuzzdriver/sanitizer_env.h"
+#include "libfuzzdriver/stats_log.h"
+#include "libfuzzdriver/target_info.h"
+#include "libfuzzdriver/testdata_corpus.h"
+
+namespace cfuzz::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A private directory for the raw profiles, removed however cover ends.
+class ProfileDir {
+ public:
+  ProfileDir() {
+    std::string pattern = (fs::temp_directory_path() / "cfuzz-cover-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    path_ = pattern;
+  }
+  ~ProfileDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+int cover_target(const CoverOptions& o) {
+  ProfileDir profiles;
+  // A target built with source-based coverage writes a profile whenever it exits: into
+  // the private directory, not the user's.
+  std::vector<std::string> env = fuzzing_environment();
+  env.push_back(profile_file_env(profiles.path()));
+  TargetInfo target = describe_target(o.target, o.srcdir, env);
+  const TestInfo& test = target.select(o.fuzz);
+  if (!test.error.empty()) throw std::runtime_error(test.name + " cannot run: " + test.error);
+  if (test.types.empty()) throw std::runtime_error(test.name + "'s fuzz function takes no values");
+  // Only what the workers write while replaying counts.
+  for (const auto& f : fs::directory_iterator(profiles.path())) fs::remove(f.path());
+
+  std::vector<corpus::Entry> inputs = test.seeds;
+  for (auto& [name, values] : read_testdata(target, test)) inputs.push_back(std::move(values));
+  std::string cache = cache_dir_for(o.cachedir, target.abs_path, test.name);
+  CacheContents cached = load_cache(cache, test.types, test.shapes);
+  for (auto& c : cached.entries) inputs.push_back(std::move(c.values));
+  for (const auto& why : cached.skipped) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
+
+  std::uint64_t largest = 4096;
+  for (const auto& in : inputs) largest = std::max(largest, core::entry_size(in));
+  WorkerConfig config;
+  config.target = target.abs_path;
+  config.test = test.name;
+  config.env = env;
+  config.types = test.types;
+  config.timeout = o.timeout;
+  config.rss_limit_mb = o.rss_limit_mb;
+  config.slot_capacity = largest;
+  config.counters = target.counters;
+  int parallel = o.parallel > 0 ? o.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<ReplayResult> results = replay_corpus(config, inputs, parallel);
+
+  CoverageReport report;
+  report.target = target.abs_path;
+  report.test = test.name;
+  report.inputs = inputs.size();
+  std::vector<bool> reached(target.counters, false);
+  for (const auto& r : results) {
+    if (r.failed) ++report.failing;
+    for (std::uint32_t f : r.features) reached[f / 8] = true;
+  }
+  if (target.source_coverage) {
+    report.method = "llvm-cov";
+    add_llvm_cov_lines(target.abs_path, profiles.path(), report);
+  } else {
+    report.method = "sancov";
+    add_sancov_source_lines(read_pc_table(target.abs_path, fuzzing_environment()), reached, report);
+  }
+
+  std::string text = o.json ? format_coverage_json(report) : format_coverage_text(report);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!o.output.empty()) {
+    make_directories(o.output);
+    std::string srcdir = !o.srcdir.empty() ? o.srcdir : target.srcdir;
+    write_coverage_html(report, read_stats(stats_path(cache)), srcdir, o.output);
+    if (!o.json) std::printf("wrote %s\n", (fs::path(o.output) / "index.html").c_str());
+  }
+  return 0;
+}
+
+}  // namespace cfuzz::driver
