@@ -17,20 +17,14 @@
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/failure_claim.h"
+#include "test/core/scratch_dir.h"
 
 namespace cfuzz::driver {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Dir {
-  fs::path path;
-  Dir() {
-    char tmpl[] = "/tmp/cfuzz-sync-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~Dir() { fs::remove_all(path); }
-};
+using Dir = test::ScratchDir;
 
 corpus::Entry bytes_entry(const std::string& s) { return {corpus::Value(corpus::Bytes(s.begin(), s.end()))}; }
 

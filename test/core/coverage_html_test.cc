@@ -18,28 +18,14 @@
 
 #include "libfuzzdriver/coverage_plot.h"
 #include "libfuzzdriver/coverage_report.h"
+#include "test/core/scratch_dir.h"
 
 namespace cfuzz::driver {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A temporary directory; CFUZZ_KEEP_COVERAGE_HTML=1 keeps it (and prints where) to look at
-// the pages in a browser.
-struct Dir {
-  fs::path path;
-  Dir() {
-    char tmpl[] = "/tmp/cfuzz-cover-html-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~Dir() {
-    if (std::getenv("CFUZZ_KEEP_COVERAGE_HTML") != nullptr) {
-      std::printf("kept %s\n", path.c_str());
-    } else {
-      fs::remove_all(path);
-    }
-  }
-};
+using Dir = test::ScratchDir;
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
