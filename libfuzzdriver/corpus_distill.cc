@@ -101,24 +101,12 @@ int distill_corpus(const DistillOptions& o) {
     inputs.push_back(std::move(in));
   }
 
-  std::uint64_t largest = 4096;
-  for (const auto& in : inputs) largest = std::max(largest, in.size);
-  WorkerConfig config;
-  config.target = target.abs_path;
-  config.test = test.name;
-  config.env = fuzzing_environment();
-  config.types = test.types;
-  config.timeout = o.timeout;
-  config.rss_limit_mb = o.rss_limit_mb;
-  config.slot_capacity = largest;
-  config.counters = target.counters;
-
   // Run every input once, spread over the workers.
-  int parallel = o.parallel > 0 ? o.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::vector<corpus::Entry> values;
   values.reserve(inputs.size());
   for (const auto& in : inputs) values.push_back(in.values);
-  std::vector<ReplayResult> results = replay_corpus(config, values, parallel);
+  std::vector<ReplayResult> results =
+      replay_corpus(target, test, values, {fuzzing_environment(), o.timeout, o.rss_limit_mb, o.parallel});
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     inputs[i].ran = results[i].ran;
     inputs[i].failed = results[i].failed;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "corpus_format/value.h"
+#include "libfuzzdriver/target_info.h"
 #include "libfuzzdriver/worker.h"
 
 namespace cfuzz::driver {
@@ -19,9 +20,16 @@ struct ReplayResult {
   std::vector<std::uint32_t> features;  // counter index * 8 + hit-count bucket bit
 };
 
-// One result per input, in order. `parallel` workers (at least 1). Throws
-// std::runtime_error when a worker cannot start at all.
-std::vector<ReplayResult> replay_corpus(const WorkerConfig& config, const std::vector<corpus::Entry>& inputs,
-                                        int parallel);
+struct ReplaySetup {
+  std::vector<std::string> env;  // the workers' environment
+  std::chrono::milliseconds timeout{10000};
+  std::uint64_t rss_limit_mb = 2048;
+  int parallel = 0;  // workers; 0: the number of CPUs
+};
+
+// Runs each of `inputs` once in workers serving `test`. One result per input, in order.
+// Throws std::runtime_error when a worker cannot start at all.
+std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo& test,
+                                        const std::vector<corpus::Entry>& inputs, const ReplaySetup& setup);
 
 }  // namespace cfuzz::driver

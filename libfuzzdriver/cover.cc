@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <thread>
 
-#include "core/input_area.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/corpus_replay.h"
 #include "libfuzzdriver/coverage_html.h"
@@ -67,19 +65,8 @@ int cover_target(const CoverOptions& o) {
   for (auto& c : cached.entries) inputs.push_back(std::move(c.values));
   for (const auto& why : cached.skipped) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
 
-  std::uint64_t largest = 4096;
-  for (const auto& in : inputs) largest = std::max(largest, core::entry_size(in));
-  WorkerConfig config;
-  config.target = target.abs_path;
-  config.test = test.name;
-  config.env = env;
-  config.types = test.types;
-  config.timeout = o.timeout;
-  config.rss_limit_mb = o.rss_limit_mb;
-  config.slot_capacity = largest;
-  config.counters = target.counters;
-  int parallel = o.parallel > 0 ? o.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  std::vector<ReplayResult> results = replay_corpus(config, inputs, parallel);
+  ReplaySetup setup{env, o.timeout, o.rss_limit_mb, o.parallel};
+  std::vector<ReplayResult> results = replay_corpus(target, test, inputs, setup);
 
   CoverageReport report;
   report.target = target.abs_path;

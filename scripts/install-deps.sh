@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs what cfuzz needs from Debian's packages. Safe to run again: it installs only
 # what is missing, and does nothing (not even apt-get update) when everything is there.
+#
+#   --browser   only Debian's Chromium, which the test of `cfuzz cover`'s page opens it in
+#               (headless, with --disable-gpu, and its console read from its own log: no
+#               chromium-driver and none of its recommends are needed)
 set -euo pipefail
 
 packages=(
@@ -12,6 +16,10 @@ packages=(
   googletest libgtest-dev
   golang-1.19                          # Go interoperability tests
 )
+
+if [ "${1:-}" = "--browser" ]; then
+  packages=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

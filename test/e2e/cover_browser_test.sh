@@ -18,7 +18,7 @@ work=$3
 
 chromium=${CFUZZ_CHROMIUM:-/usr/bin/chromium}  # Debian's package
 if [ ! -x "$chromium" ]; then
-  echo "SKIP: chromium is not installed (scripts/install-browser.sh installs it)"
+  echo "SKIP: chromium is not installed (scripts/install-deps.sh --browser installs it)"
   exit 77
 fi
 
