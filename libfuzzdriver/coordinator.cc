@@ -150,7 +150,6 @@ int Coordinator::run() {
     workers_.push_back(std::make_unique<Worker>(i, config));
     in_fuzz_call_[static_cast<std::size_t>(i)] = false;
   }
-  record_stats(progress_now(Clock::now() - start_));  // where this run's line starts in the plot
   running_threads_ = parallel_;
   for (int i = 0; i < parallel_; ++i) {
     threads_.emplace_back([this, i] { worker_main(static_cast<std::size_t>(i)); });
@@ -190,6 +189,7 @@ void Coordinator::supervise() {
   std::uint64_t last_execs = 0;
   auto last_time = start_;
   int interrupts = 0;
+  bool recorded_fuzzing_start = false;
   while (running_threads_.load() > 0) {
     timespec tick{0, 50 * 1000 * 1000};
     int sig = sigtimedwait(&stop_signals, nullptr, &tick);
@@ -205,6 +205,16 @@ void Coordinator::supervise() {
     if (now >= next_sync) {
       sync_from_cache();
       next_sync = Clock::now() + kSyncInterval;
+    }
+    bool fuzzing_began;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      fuzzing_began = baseline_finished_;
+    }
+    if (fuzzing_began && !recorded_fuzzing_start) {
+      // The first point of this run's line in cover's plot: the baseline's coverage.
+      recorded_fuzzing_start = true;
+      record_stats(progress_now(now - start_));
     }
     if (now >= next_line) {
       Progress p = progress_now(now - start_);

@@ -92,6 +92,10 @@ std::string format_coverage_text(const CoverageReport& report) {
     out += "  " + pad_right(r.path, w_path) + "  " + pad_left(r.lines, w_lines) + " lines " +
            pad_left(r.percent, w_percent) + "  " + pad_left(r.functions, w_functions) + " functions\n";
   }
+  if (report.failing > 0) {
+    out += "  (" + std::to_string(report.failing) + " of " + std::to_string(report.inputs) +
+           " inputs failed; what they reached is left out)\n";
+  }
   return out;
 }
 

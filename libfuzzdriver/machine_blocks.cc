@@ -15,16 +15,32 @@ struct Instruction {
   std::uint64_t address = 0;
   std::string mnemonic;
   std::uint64_t target = 0;  // of a direct jump; 0 otherwise
+  std::string callee;        // of a direct call
   bool function_start = false;
 };
 
-enum class Flow { Next, Jump, Branch, Stop };
+enum class Flow { Next, Jump, Branch, Stop, DeadEnd };
+
+// Functions that never return: a sanitizer's report, a throw, an abort. The blocks that
+// call them are dead ends, which say nothing of where the code after them goes.
+bool never_returns(const std::string& callee) {
+  std::string name = callee.substr(0, callee.find('@'));
+  for (const char* prefix : {"__asan_report_", "__msan_warning", "__tsan_report", "__cxa_throw", "__cxa_rethrow",
+                             "_Unwind_Resume", "__stack_chk_fail", "__assert_fail", "abort", "_exit"}) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  bool ubsan_abort = name.rfind("__ubsan_handle_", 0) == 0 && name.size() > 6 && name.ends_with("_abort");
+  bool std_throw = name.rfind("_ZSt", 0) == 0 && name.find("__throw_") != std::string::npos;
+  return ubsan_abort || std_throw || name == "__ubsan_handle_builtin_unreachable" || name == "exit";
+}
 
 Flow flow_of(const Instruction& in) {
   const std::string& m = in.mnemonic;
-  if (m.rfind("ret", 0) == 0 || m == "ud2" || m == "hlt" || m == "int3") return Flow::Stop;
+  if (m.rfind("ret", 0) == 0) return Flow::Stop;
+  if (m == "ud2" || m == "hlt" || m == "int3") return Flow::DeadEnd;
   if (m.rfind("jmp", 0) == 0) return in.target != 0 ? Flow::Jump : Flow::Stop;  // indirect: unknown targets
   if (m[0] == 'j' || m.rfind("loop", 0) == 0) return Flow::Branch;
+  if (m.rfind("call", 0) == 0 && never_returns(in.callee)) return Flow::DeadEnd;
   return Flow::Next;
 }
 
@@ -61,6 +77,10 @@ std::vector<Instruction> disassemble(const std::string& module, std::uint64_t fr
     if (in.mnemonic[0] == 'j' && rest >> operand && operand.rfind("0x", 0) == 0) {
       in.target = std::stoull(operand, nullptr, 16);
     }
+    std::size_t open = line.find('<', tab), close = line.rfind('>');
+    if (in.mnemonic.rfind("call", 0) == 0 && open != std::string::npos && close > open) {
+      in.callee = line.substr(open + 1, close - open - 1);
+    }
     in.function_start = next_starts_function;
     next_starts_function = false;
     out.push_back(std::move(in));
@@ -73,6 +93,21 @@ std::vector<Instruction> disassemble(const std::string& module, std::uint64_t fr
 std::vector<MachineBlock> machine_blocks(const std::string& module, std::uint64_t from, std::uint64_t to,
                                          const std::vector<std::uint64_t>& known_starts) {
   std::vector<Instruction> code = disassemble(module, from, to);
+  // UBSan's function prologue (-fsanitize=function) jumps over a few bytes of signature
+  // data at the function's start; decoded as instructions they would bring jumps and block
+  // starts that do not exist. They are dropped.
+  std::vector<Instruction> kept;
+  kept.reserve(code.size());
+  std::uint64_t data_until = 0;
+  for (auto& in : code) {
+    if (in.address < data_until) continue;
+    if (in.function_start && in.mnemonic.rfind("jmp", 0) == 0 && in.target > in.address &&
+        in.target - in.address <= 16) {
+      data_until = in.target;
+    }
+    kept.push_back(std::move(in));
+  }
+  code = std::move(kept);
   std::set<std::uint64_t> starts(known_starts.begin(), known_starts.end());
   std::set<std::uint64_t> function_starts;
   for (std::size_t i = 0; i < code.size(); ++i) {
@@ -87,13 +122,23 @@ std::vector<MachineBlock> machine_blocks(const std::string& module, std::uint64_
   std::vector<MachineBlock> blocks;
   std::vector<Flow> ends;  // how each block ends
   std::vector<std::uint64_t> jump_targets;
+  auto open_block = [&](std::uint64_t at) {
+    if (!blocks.empty()) blocks.back().end = at;
+    blocks.push_back({at, at, {}, {}, false});
+    ends.push_back(Flow::Next);
+    jump_targets.push_back(0);
+  };
+  auto pending = starts.begin();
   for (std::size_t i = 0; i < code.size(); ++i) {
-    if (blocks.empty() || starts.count(code[i].address) != 0) {
-      if (!blocks.empty()) blocks.back().end = code[i].address;
-      blocks.push_back({code[i].address, code[i].address, {}, {}});
-      ends.push_back(Flow::Next);
-      jump_targets.push_back(0);
+    // A start that falls inside a decoded instruction: data in the code, decoded as if it
+    // were instructions (UBSan's function prologue jumps over its signature bytes). The
+    // block starts there all the same.
+    while (pending != starts.end() && *pending < code[i].address) {
+      if (!blocks.empty() && *pending > blocks.back().start) open_block(*pending);
+      ++pending;
     }
+    if (blocks.empty() || (pending != starts.end() && *pending == code[i].address)) open_block(code[i].address);
+    if (pending != starts.end() && *pending == code[i].address) ++pending;
     ends.back() = flow_of(code[i]);
     jump_targets.back() = code[i].target;
   }
@@ -106,6 +151,7 @@ std::vector<MachineBlock> machine_blocks(const std::string& module, std::uint64_
     blocks[static_cast<std::size_t>(to_block)].predecessors.push_back(from_block);
   };
   for (std::size_t b = 0; b < blocks.size(); ++b) {
+    blocks[b].dead_end = ends[b] == Flow::DeadEnd;
     bool next_in_function = b + 1 < blocks.size() && function_starts.count(blocks[b + 1].start) == 0;
     if (ends[b] == Flow::Jump || ends[b] == Flow::Branch) link(b, jump_targets[b]);
     if ((ends[b] == Flow::Next || ends[b] == Flow::Branch) && next_in_function) link(b, blocks[b + 1].start);

@@ -15,6 +15,7 @@ struct MachineBlock {
   std::uint64_t start = 0, end = 0;  // [start, end)
   std::vector<std::size_t> successors;
   std::vector<std::size_t> predecessors;
+  bool dead_end = false;  // ends in a trap or a call that never returns (a sanitizer's report)
 };
 
 // The blocks of the functions of `module` lying in [from, to), sorted by address.

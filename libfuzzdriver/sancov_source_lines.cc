@@ -68,9 +68,9 @@ struct Block {
 
 // Whether each machine block ran: a block with a counter as it says; one without, when a
 // neighbour's coverage implies it. Block U ran when a block that ran passes control only to
-// U, directly or through blocks that pass only to U (the join after an `if` or a diamond);
-// or when a block that ran is entered only from U, directly or through blocks entered only
-// from U.
+// U, directly or through blocks that pass only to U (the join after an `if` or a diamond),
+// dead ends aside; or when a block that ran is entered only from U, directly or through
+// blocks entered only from U.
 std::vector<bool> blocks_reached(const std::vector<MachineBlock>& code, const std::vector<Block>& blocks,
                                  const std::vector<bool>& reached) {
   std::vector<bool> ran(code.size(), false), counted(code.size(), false);
@@ -82,21 +82,40 @@ std::vector<bool> blocks_reached(const std::vector<MachineBlock>& code, const st
     ran[i] = ran[i] || reached[b.counter];
   }
   auto only = [](const std::vector<std::size_t>& v, std::size_t u) { return v.size() == 1 && v[0] == u; };
+  // A successor that is a dead end (a sanitizer's report, a throw) is left out: when it is
+  // taken, the run stops there.
   auto leads_only_to = [&](std::size_t p, std::size_t u) {
-    return std::all_of(code[p].successors.begin(), code[p].successors.end(),
-                       [&](std::size_t s) { return s == u || only(code[s].successors, u); });
+    return std::all_of(code[p].successors.begin(), code[p].successors.end(), [&](std::size_t s) {
+      return s == u || only(code[s].successors, u) || (code[s].dead_end && code[s].successors.empty());
+    });
   };
   auto entered_only_from = [&](std::size_t s, std::size_t u) {
     return std::all_of(code[s].predecessors.begin(), code[s].predecessors.end(),
                        [&](std::size_t p) { return p == u || only(code[p].predecessors, u); });
   };
+  auto mark = [&](std::size_t u) {
+    if (counted[u] || ran[u]) return false;
+    ran[u] = true;
+    return true;
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::size_t i = 0; i < code.size(); ++i) {
-      if (counted[i] || ran[i]) continue;
-      for (std::size_t p : code[i].predecessors) ran[i] = ran[i] || (ran[p] && leads_only_to(p, i));
-      for (std::size_t s : code[i].successors) ran[i] = ran[i] || (ran[s] && entered_only_from(s, i));
-      changed = changed || ran[i];
+    for (std::size_t b = 0; b < code.size(); ++b) {
+      if (!ran[b]) continue;
+      // Forwards: a successor, or the one block a successor passes to.
+      for (std::size_t s : code[b].successors) {
+        if (leads_only_to(b, s)) changed = mark(s) || changed;
+        if (code[s].successors.size() == 1 && leads_only_to(b, code[s].successors[0])) {
+          changed = mark(code[s].successors[0]) || changed;
+        }
+      }
+      // Backwards: a predecessor, or the one block a predecessor is entered from.
+      for (std::size_t p : code[b].predecessors) {
+        if (entered_only_from(b, p)) changed = mark(p) || changed;
+        if (code[p].predecessors.size() == 1 && entered_only_from(b, code[p].predecessors[0])) {
+          changed = mark(code[p].predecessors[0]) || changed;
+        }
+      }
     }
   }
   return ran;
