@@ -279,11 +279,15 @@ TEST(CoverageHtml, AnUnwritableDirectoryIsNamedInTheError) {
   }
 }
 
-TEST(CoverageText, AlignsOneLinePerFileAndATotal) {
+TEST(CoverageText, AlignsOneLinePerFileAndATotalAndSaysHowManyInputsFailed) {
   EXPECT_EQ(format_coverage_text(sample_report()),
             "  lib/gone.cc   1/2 lines (50.0%)  1/1 functions\n"
             "  src/parse.cc  3/6 lines (50.0%)  1/2 functions\n"
-            "  total         4/8 lines (50.0%)  2/3 functions\n");
+            "  total         4/8 lines (50.0%)  2/3 functions\n"
+            "  (1 of 42 inputs failed; what they reached is left out)\n");
+  CoverageReport none_failed = sample_report();
+  none_failed.failing = 0;
+  EXPECT_EQ(format_coverage_text(none_failed).find("failed"), std::string::npos);
 }
 
 TEST(CoverageText, PercentagesRoundDownSoOnlyFullCoverageReadsAHundred) {
