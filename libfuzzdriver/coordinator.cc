@@ -131,6 +131,8 @@ int Coordinator::run() {
     parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
   }
   baseline_total_ = corpus_.size();
+  std::size_t known = use_baseline_cache();
+  spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known, baseline_total_);
   spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path, test_.name,
                 target_.counters, corpus_.size(), cache_dir_, max_len_);
 
@@ -174,6 +176,7 @@ int Coordinator::run() {
                       "distill the corpus with `cfuzz corpus minimize`)");
   }
   record_stats(p);
+  save_baseline_cache();
   reporter_.recommended_dictionary(dictionary_.recommended());
   reporter_.done(p, static_cast<int>(failures_.size()));
   return failures_.empty() ? 0 : 1;
@@ -215,6 +218,7 @@ void Coordinator::supervise() {
       // The first point of this run's line in cover's plot: the baseline's coverage.
       recorded_fuzzing_start = true;
       record_stats(progress_now(now - start_));
+      save_baseline_cache();  // a run killed later still spares the next one its baseline
     }
     if (now >= next_line) {
       Progress p = progress_now(now - start_);
@@ -262,6 +266,48 @@ void Coordinator::sync_from_cache() {
     for (auto& e : found) pending_sync_.push_back(std::make_shared<const CachedEntry>(std::move(e)));
   }
   cv_.notify_all();
+}
+
+void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>& features) {
+  corpus_.set_features(i, features);
+  baseline_cache_.put(BaselineCache::key_of(corpus_.at(i).encoded), features);
+}
+
+std::size_t Coordinator::use_baseline_cache() {
+  binary_identity_ = BaselineCache::binary_identity(target_.abs_path);
+  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_);
+  std::size_t known = 0;
+  for (std::size_t i = 0; i < corpus_.size(); ++i) {
+    const core::CorpusEntry& e = corpus_.at(i);
+    // Seeds and testdata always run: a failing one is a failing test, and they are few.
+    const std::vector<std::uint32_t>* features =
+        e.origin == core::Origin::Cache ? baseline_cache_.find(BaselineCache::key_of(e.encoded)) : nullptr;
+    bool fits = features != nullptr &&
+                std::all_of(features->begin(), features->end(), [&](std::uint32_t f) { return f / 8 < mask_.size(); });
+    if (!fits) {
+      baseline_queue_.push_back(i);
+      continue;
+    }
+    for (std::uint32_t f : *features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
+    corpus_.set_features(i, *features);
+    ++known;
+  }
+  baseline_done_ = known;
+  return known;
+}
+
+void Coordinator::save_baseline_cache() {
+  BaselineCache copy;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!baseline_cache_.changed() || binary_identity_.empty()) return;
+    copy = baseline_cache_;
+  }
+  try {
+    copy.save(BaselineCache::path_for(cache_dir_), binary_identity_);
+  } catch (const std::exception& e) {
+    reporter_.warning(std::string("cannot keep the baseline for the next run: ") + e.what());
+  }
 }
 
 void Coordinator::record_stats(const Progress& p) {
@@ -338,7 +384,7 @@ Coordinator::Job Coordinator::next_job() {
   for (;;) {
     if (stop_) return Job{};
     // Baseline first: every corpus entry runs once, and its coverage goes into the mask.
-    if (!baseline_retry_.empty() || baseline_next_ < baseline_total_) {
+    if (!baseline_retry_.empty() || baseline_next_ < baseline_queue_.size()) {
       bool budget = !opts_.fuzztime.count || execs_done_ + execs_reserved_ < *opts_.fuzztime.count;
       if (!budget) {
         if (execs_reserved_ == 0) {
@@ -352,7 +398,7 @@ Coordinator::Job Coordinator::next_job() {
           j.entry = baseline_retry_.back();
           baseline_retry_.pop_back();
         } else {
-          j.entry = baseline_next_++;
+          j.entry = baseline_queue_[baseline_next_++];
         }
         j.limit = 1;
         if (opts_.fuzztime.count) execs_reserved_ += 1;
@@ -522,7 +568,7 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
   if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
   if (!corpus_.add(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values))) return;
-  corpus_.set_features(corpus_.size() - 1, features);
+  note_features(corpus_.size() - 1, features);
   length_control_.corpus_grew(execs_done_);
   ++synced_;
 }
@@ -549,7 +595,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   }
   if (result == OnceResult::Passed) {
     core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
-    corpus_.set_features(job.entry, features);
+    note_features(job.entry, features);
   }
   ++baseline_done_;
   cv_.notify_all();

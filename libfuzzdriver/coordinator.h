@@ -25,6 +25,7 @@
 #include "core/fuzz_call_plan.h"
 #include "core/length_control.h"
 #include "core/pcg.h"
+#include "libfuzzdriver/baseline_cache.h"
 #include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
@@ -68,6 +69,12 @@ class Coordinator {
   Progress progress_now(std::chrono::nanoseconds elapsed);
   // Appends the run's figures to the stats file beside the cache (stats_log.h).
   void record_stats(const Progress& p);
+  // Entry i's coverage, for its schedule and for the next run's baseline (under mu_).
+  void note_features(std::size_t i, const std::vector<std::uint32_t>& features);
+  // Takes what an earlier run of this binary measured of the corpus; returns how many
+  // entries it knew.
+  std::size_t use_baseline_cache();
+  void save_baseline_cache();
 
   // Worker threads.
   void worker_main(std::size_t index);
@@ -133,7 +140,10 @@ class Coordinator {
   std::uint64_t master_seed_ = 0;
   std::uint64_t calls_ = 0;
   std::size_t baseline_total_ = 0, baseline_next_ = 0, baseline_done_ = 0;
+  std::vector<std::size_t> baseline_queue_;  // the entries the baseline runs: those not in baseline_cache_
   std::vector<std::size_t> baseline_retry_;
+  BaselineCache baseline_cache_;  // the features of every entry, as this binary measured them
+  std::string binary_identity_;
   bool baseline_finished_ = false;
   std::uint64_t execs_done_ = 0, execs_reserved_ = 0;
   std::uint64_t new_interesting_ = 0;

@@ -126,7 +126,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
     if (added == 0) return;
     if (!corpus_.add(e)) return;
-    corpus_.set_features(corpus_.size() - 1, features);
+    note_features(corpus_.size() - 1, features);
     corpus_.at(parent).found++;
     new_interesting_++;
     length_control_.corpus_grew(execs_done_);

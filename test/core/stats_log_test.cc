@@ -69,7 +69,9 @@ TEST(StatsLog, StaysBoundedKeepingEveryRunsFirstAndLastRecord) {
   for (const auto& r : back) last_of_first = last_of_first || (r.run == "first" && r.execs == 30000);
   EXPECT_TRUE(last_of_first);
   for (std::size_t i = 1; i < back.size(); ++i) {
-    if (back[i].run == back[i - 1].run) EXPECT_LT(back[i - 1].execs, back[i].execs) << "in order";
+    if (back[i].run == back[i - 1].run) {
+      EXPECT_LT(back[i - 1].execs, back[i].execs) << "in order";
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -290,6 +291,38 @@ TEST_F(FuzzRun, KeepFuzzingSavesEachDistinctFailureOnce) {
   std::set<std::string> contents{read_file(saved[0]), read_file(saved[1])};
   EXPECT_TRUE(contents.count("go test fuzz v1\n[]byte(\"X\")\n")) << r.out;
   EXPECT_TRUE(contents.count("go test fuzz v1\n[]byte(\"Y\")\n")) << r.out;
+}
+
+// A big cache's baseline is measured once per binary: the next run of the same binary
+// starts fuzzing without running the entries again, and another binary runs them all.
+TEST_F(FuzzRun, ASecondRunReusesTheBaselineOfTheSameBinaryAndAChangedBinaryDoesNot) {
+  fs::path entries = dir / "cache/FuzzCount";
+  fs::create_directories(entries);
+  for (int i = 0; i < 2000; ++i) {
+    write_file(entries / ("entry" + std::to_string(i)),
+               "go test fuzz v1\n[]byte(\"" + std::to_string(i * 7919) + "\")\n");
+  }
+  const std::string ran_out = "before fuzzing began";  // the warning of a run that never fuzzed
+  // 2001 executions: the 2000 entries and the seed, nothing fuzzed.
+  auto first = fuzz("exec_counter", {"--fuzztime", "2001x", "--parallel", "2"});
+  ASSERT_EQ(first.exit_code, 0) << first.all();
+  ASSERT_TRUE(fs::exists(dir / "cache/FuzzCount.baseline")) << first.all();
+  // 50 executions are far from a baseline of 2001 entries: only the one it knows from the
+  // first run lets this run fuzz at all.
+  auto second = fuzz("exec_counter", {"--fuzztime", "50x", "--parallel", "2"});
+  ASSERT_EQ(second.exit_code, 0) << second.all();
+  EXPECT_EQ(second.all().find(ran_out), std::string::npos) << second.all();
+  EXPECT_NE(second.out.find("now fuzzing"), std::string::npos) << second.all();
+
+  // The same target with one more byte: another binary, whose counters may differ.
+  fs::path changed = dir / "exec_counter_changed";
+  fs::copy_file(target("exec_counter"), changed);
+  { std::ofstream(changed, std::ios::app) << "rebuilt"; }
+  auto third = run({cfuzz(), "run", changed.string(), "--cachedir", (dir / "cache").string(), "--fuzztime", "50x",
+                    "--parallel", "2"},
+                   {.cwd = dir.str()});
+  ASSERT_EQ(third.exit_code, 0) << third.all();
+  EXPECT_NE(third.all().find("50 of 2001 corpus entries had their first run"), std::string::npos) << third.all();
 }
 
 TEST_F(FuzzRun, JsonLinesDescribeTheRunForCI) {

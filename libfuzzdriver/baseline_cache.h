@@ -1,0 +1,47 @@
+// What earlier runs of the same binary measured in their baselines: each corpus entry's
+// coverage features, so that a second run on a big cache need not run every entry again
+// before it fuzzes (libFuzzer and Go re-run the whole corpus at every start).
+//
+//   <cache dir of the target>/<FuzzName>.baseline
+//
+// beside the test's corpus directory, like the stats file. It holds the identity of the
+// binary it was measured with (the XXH3-128 of the file's bytes): another binary, even the
+// same source rebuilt, has other counters, and its baseline starts from nothing. Entries are
+// keyed by the XXH3-64 of their v1 text, so an entry whose file changed is not matched.
+//
+// Binary, little-endian: "cfuzz-baseline-1\n", the identity as 32 hex digits and "\n", then
+// per entry the key (8 bytes), the number of features (4) and the features (4 each:
+// counter * 8 + hit-count bucket bit). A file that does not read as that is ignored.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cfuzz::driver {
+
+class BaselineCache {
+ public:
+  // The identity of the binary at `path`: its contents' hash. Empty when unreadable.
+  static std::string binary_identity(const std::string& path);
+  static std::string path_for(const std::string& test_cache_dir);
+  static std::uint64_t key_of(const std::string& encoded_entry);
+
+  // The cache at `path` when it was written for `identity`; else an empty one.
+  static BaselineCache load(const std::string& path, const std::string& identity);
+
+  const std::vector<std::uint32_t>* find(std::uint64_t key) const;
+  void put(std::uint64_t key, const std::vector<std::uint32_t>& features);
+  std::size_t size() const { return features_.size(); }
+  bool changed() const { return changed_; }
+
+  // Writes it atomically for `identity`. Throws std::runtime_error when it cannot.
+  void save(const std::string& path, const std::string& identity);
+
+ private:
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> features_;
+  bool changed_ = false;
+};
+
+}  // namespace cfuzz::driver
