@@ -13,10 +13,15 @@
 namespace cfuzz::core {
 
 CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values) {
+  std::string encoded = values.empty() ? std::string() : corpus::encode(values);
+  return make_corpus_entry(std::move(name), origin, std::move(values), std::move(encoded));
+}
+
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::string encoded) {
   CorpusEntry e;
   e.name = std::move(name);
   e.origin = origin;
-  e.encoded = values.empty() ? std::string() : corpus::encode(values);
+  e.encoded = std::move(encoded);
   e.size = entry_size(values);
   e.values = std::move(values);
   return e;

@@ -35,6 +35,9 @@ struct CorpusEntry {
 
 // An entry of these values, with its v1 encoding (none for an entry of no values) and size.
 CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values);
+// The same, with the encoding already made (corpus::encode(values)): a big cache encodes
+// its entries on all CPUs while it is read.
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::string encoded);
 
 // Length of the longest []byte or string value of an entry (0 if it has none).
 std::uint64_t longest_byte_value(const corpus::Entry& values);

@@ -2,6 +2,9 @@
 // type check against a fuzz function's parameters. Single lines are value_line.cc's job.
 #include "corpus_format/codec.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -75,21 +78,25 @@ void check_types(const Entry& entry, const std::vector<Type>& want, std::string_
 }
 
 Entry read_file(const std::string& path) {
-  // Plain stdio rather than the coordinator's file helpers: this code is also linked into
-  // fuzz targets through the runtime.
+  // Plain system calls rather than the coordinator's file helpers: this code is also linked
+  // into fuzz targets through the runtime. One read usually takes a whole corpus file.
   errno = 0;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw CorpusError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw CorpusError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   std::string text;
-  char buf[1 << 16];
+  char buf[1 << 14];
   for (;;) {
-    const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
-    text.append(buf, n);
-    if (n < sizeof buf) break;
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      throw CorpusError(path, 0, std::string("cannot read: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
   }
-  if (std::ferror(f.get())) {
-    throw CorpusError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-  }
+  ::close(fd);
   return decode(text, path);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -17,6 +18,7 @@
 #include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/parallel_for.h"
 
 namespace cfuzz::driver {
 
@@ -66,14 +68,28 @@ CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return c;
   remove_stale_temporary_files(dir);
-  for (const auto& path : corpus::list_corpus_files(dir)) {
+  // Read and decoded on all CPUs: a cache of 10^5 entries is read at every start.
+  std::vector<fs::path> files = corpus::list_corpus_files(dir);
+  std::vector<std::optional<corpus::Entry>> read(files.size());
+  std::vector<std::string> encoded(files.size());
+  std::vector<std::string> errors(files.size());
+  parallel_for(files.size(), [&](std::size_t i) {
     try {
-      corpus::Entry e = corpus::read_file(path.string());
-      corpus::check_types(e, types, path.string());
-      core::check_shapes(e, shapes, path.string());
-      c.entries.push_back(CachedEntry{path.filename().string(), std::move(e)});
+      corpus::Entry e = corpus::read_file(files[i].string());
+      corpus::check_types(e, types, files[i].string());
+      core::check_shapes(e, shapes, files[i].string());
+      if (!e.empty()) encoded[i] = corpus::encode(e);
+      read[i] = std::move(e);
     } catch (const std::exception& e) {
-      c.skipped.push_back(e.what());
+      errors[i] = e.what();
+    }
+  });
+  c.entries.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (read[i]) {
+      c.entries.push_back(CachedEntry{files[i].filename().string(), std::move(*read[i]), std::move(encoded[i])});
+    } else {
+      c.skipped.push_back(std::move(errors[i]));
     }
   }
   return c;

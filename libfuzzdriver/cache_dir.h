@@ -29,6 +29,7 @@ std::string target_cache_dir(const std::string& cachedir_flag, const std::string
 struct CachedEntry {
   std::string name;  // file name
   corpus::Entry values;
+  std::string encoded;  // corpus::encode(values), when load_cache read it; else empty
 };
 
 struct CacheContents {

@@ -63,7 +63,7 @@ std::vector<CachedEntry> CacheWatcher::new_entries() {
     try {
       corpus::Entry values = corpus::read_file(path);
       corpus::check_types(values, types_, path);
-      found.push_back(CachedEntry{name, std::move(values)});
+      found.push_back(CachedEntry{name, std::move(values), {}});
     } catch (const std::exception&) {
       // Malformed or of other types (another build of the target): skipped, as at startup.
     }
