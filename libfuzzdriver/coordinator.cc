@@ -142,15 +142,18 @@ int Coordinator::run() {
                 target_.counters, corpus_.size(), cache_dir_, max_len_);
 
   // SIGINT/SIGTERM are taken by the main thread alone (sigtimedwait below); workers'
-  // threads and processes never see them.
+  // threads and processes never see them. The last worker thread to end wakes the main
+  // thread with kWakeSignal, so that a short run does not wait out a tick.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, kWakeSignal);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  supervisor_ = pthread_self();
   signal(SIGPIPE, SIG_IGN);
 
-  reporter_.baseline(Clock::now() - start_, 0, baseline_total_);
+  reporter_.baseline(Clock::now() - start_, baseline_done_, baseline_total_);  // some known from the last run
   in_fuzz_call_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parallel_));
   WorkerConfig config = worker_config();
   for (int i = 0; i < parallel_; ++i) {
@@ -164,6 +167,14 @@ int Coordinator::run() {
   supervise();
   for (auto& t : threads_) t.join();
   threads_.clear();
+  // A wake-up the loop did not wait for is still pending: taken here, or unblocking it
+  // would end the process.
+  sigset_t wake;
+  sigemptyset(&wake);
+  sigaddset(&wake, kWakeSignal);
+  timespec now{0, 0};
+  while (sigtimedwait(&wake, nullptr, &now) == kWakeSignal) {
+  }
   pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
 
   if (!fatal_error_.empty() && failures_.empty()) throw std::runtime_error(fatal_error_);
@@ -192,6 +203,7 @@ void Coordinator::supervise() {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, kWakeSignal);
   auto next_line = start_ + std::chrono::seconds(3);
   auto next_sync = start_ + kSyncInterval;
   std::uint64_t last_execs = 0;
@@ -527,7 +539,7 @@ void Coordinator::worker_main(std::size_t index) {
     }
   }
   w.stop();
-  running_threads_--;
+  if (--running_threads_ == 0) pthread_kill(supervisor_, kWakeSignal);
   cv_.notify_all();
 }
 

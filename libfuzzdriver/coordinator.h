@@ -9,6 +9,9 @@
 // progress every 3 seconds and turns SIGINT/SIGTERM into a clean stop.
 #pragma once
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -161,6 +164,8 @@ class Coordinator {
   std::vector<std::thread> threads_;
   std::unique_ptr<std::atomic<bool>[]> in_fuzz_call_;
   std::atomic<int> running_threads_{0};
+  pthread_t supervisor_{};  // the thread in supervise(), woken when the last worker thread ends
+  static constexpr int kWakeSignal = SIGUSR1;
   std::atomic<bool> interrupted_{false};  // SIGINT or SIGTERM: minimizations stop early too
 };
 
