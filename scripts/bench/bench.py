@@ -473,10 +473,19 @@ def main():
                          "(custom mutators), coverage; or, not in the default set: frontend (the targets run as "
                          "libFuzzer binaries: cfuzz's libFuzzer front end beside libFuzzer and cfuzz run), typed (typed "
                          "fuzz tests against the same logic over raw bytes), realworld (real libraries "
-                         "from Debian source packages, scripts/bench/realworld.py, whose options may follow)")
+                         "from Debian source packages, scripts/bench/realworld.py, whose options may follow), "
+                         "startup (minimal run, a 100k-entry corpus's first and second start, peak RSS: "
+                         "scripts/bench/startup.py)")
     args, rest = ap.parse_known_args()
     mode = MODES["quick" if args.quick else "full"]
     parts = set(args.only.split(","))
+    if "startup" in parts:
+        import startup
+        sys.argv = [sys.argv[0]] + ["--runs", "3" if args.quick else "5"]
+        startup.main()
+        parts.discard("startup")
+        if not parts:
+            return
     if "realworld" in parts:
         import realworld
         realworld.main(["--quick"] * args.quick + rest)
