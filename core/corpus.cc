@@ -22,6 +22,7 @@ CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry val
   e.name = std::move(name);
   e.origin = origin;
   e.encoded = std::move(encoded);
+  e.encoded.shrink_to_fit();  // kept for the run: no growth slack times 10^5 entries
   e.size = entry_size(values);
   e.values = std::move(values);
   return e;

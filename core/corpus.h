@@ -46,6 +46,8 @@ class Corpus {
  public:
   // False (and nothing added) when an entry with the same content is already there.
   bool add(CorpusEntry entry);
+  // Room for n entries in all: a big cache is loaded without the vector doubling its way up.
+  void reserve(std::size_t n) { entries_.reserve(n); }
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
   CorpusEntry& at(std::size_t i) { return entries_[i]; }

@@ -69,25 +69,27 @@ CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>
   if (!fs::is_directory(dir, ec)) return c;
   remove_stale_temporary_files(dir);
   // Read and decoded on all CPUs: a cache of 10^5 entries is read at every start.
-  std::vector<fs::path> files = corpus::list_corpus_files(dir);
-  std::vector<std::optional<corpus::Entry>> read(files.size());
-  std::vector<std::string> encoded(files.size());
-  std::vector<std::string> errors(files.size());
-  parallel_for(files.size(), [&](std::size_t i) {
+  std::vector<std::string> names = corpus::list_corpus_file_names(dir);
+  std::vector<std::optional<corpus::Entry>> read(names.size());
+  std::vector<std::string> encoded(names.size());
+  std::vector<std::string> errors(names.size());
+  std::string prefix = dir + "/";
+  parallel_for(names.size(), [&](std::size_t i) {
+    std::string path = prefix + names[i];
     try {
-      corpus::Entry e = corpus::read_file(files[i].string());
-      corpus::check_types(e, types, files[i].string());
-      core::check_shapes(e, shapes, files[i].string());
+      corpus::Entry e = corpus::read_file(path);
+      corpus::check_types(e, types, path);
+      core::check_shapes(e, shapes, path);
       if (!e.empty()) encoded[i] = corpus::encode(e);
       read[i] = std::move(e);
     } catch (const std::exception& e) {
       errors[i] = e.what();
     }
   });
-  c.entries.reserve(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
+  c.entries.reserve(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
     if (read[i]) {
-      c.entries.push_back(CachedEntry{files[i].filename().string(), std::move(*read[i]), std::move(encoded[i])});
+      c.entries.push_back(CachedEntry{std::move(names[i]), std::move(*read[i]), std::move(encoded[i])});
     } else {
       c.skipped.push_back(std::move(errors[i]));
     }

@@ -91,6 +91,7 @@ void Coordinator::load_corpus() {
   for (auto& [name, values] : read_testdata(target_, test_)) add(name, core::Origin::Testdata, std::move(values));
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
   CacheContents cached = load_cache(cache_dir_, test_.types, test_.shapes);
+  corpus_.reserve(corpus_.size() + cached.entries.size() + 1024);  // and room to grow
   for (auto& c : cached.entries) {
     watcher_->note_known(c.name);
     corpus_.add(core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), std::move(c.encoded)));
