@@ -64,17 +64,11 @@ Coordinator::~Coordinator() {
 }
 
 WorkerConfig Coordinator::worker_config() const {
-  WorkerConfig c;
-  c.target = target_.abs_path;
-  c.test = test_.name;
-  c.env = fuzzing_environment(opts_.detect_leaks);
-  c.detect_leaks = opts_.detect_leaks;
-  c.types = test_.types;
+  WorkerConfig c = worker_config_for(target_, test_, opts_.detect_leaks);
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
   c.stack_limit_kb = opts_.stack_limit_kb;
   c.slot_capacity = slot_capacity_;
-  c.counters = target_.counters;
   return c;
 }
 

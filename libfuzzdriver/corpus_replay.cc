@@ -17,15 +17,11 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
                                         const std::vector<corpus::Entry>& inputs, const ReplaySetup& setup) {
   std::uint64_t largest = 4096;
   for (const auto& in : inputs) largest = std::max(largest, core::entry_size(in));
-  WorkerConfig config;
-  config.target = target.abs_path;
-  config.test = test.name;
+  WorkerConfig config = worker_config_for(target, test);
   config.env = setup.env;
-  config.types = test.types;
   config.timeout = setup.timeout;
   config.rss_limit_mb = setup.rss_limit_mb;
   config.slot_capacity = largest;
-  config.counters = target.counters;
   int parallel =
       setup.parallel > 0 ? setup.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   parallel = std::max(1, std::min<int>(parallel, static_cast<int>(inputs.size())));

@@ -56,17 +56,11 @@ int minimize_file(const MinimizeFileOptions& o) {
   corpus::Entry input = load_input(o, test);
   std::uint64_t largest = core::entry_size(input);
 
-  WorkerConfig config;
-  config.target = target.abs_path;
-  config.test = test.name;
   // Leak checks on, so that a leak's reproducer minimizes like any other failure.
-  config.env = fuzzing_environment(true);
-  config.detect_leaks = true;
-  config.types = test.types;
+  WorkerConfig config = worker_config_for(target, test, /*detect_leaks=*/true);
   config.timeout = o.timeout;
   config.rss_limit_mb = o.rss_limit_mb;
   config.slot_capacity = std::max<std::uint64_t>(largest, 4096);
-  config.counters = target.counters;
   Worker worker(0, config);
   worker.start();
 

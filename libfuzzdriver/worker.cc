@@ -14,6 +14,7 @@
 
 #include "core/shm_layout.h"
 #include "libfuzzdriver/budget.h"
+#include "libfuzzdriver/sanitizer_env.h"
 #include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/target_info.h"
 
@@ -22,6 +23,17 @@ namespace cfuzz::driver {
 namespace rpc = core::rpc;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
+
+WorkerConfig worker_config_for(const TargetInfo& target, const TestInfo& test, bool detect_leaks) {
+  WorkerConfig c;
+  c.target = target.abs_path;
+  c.test = test.name;
+  c.env = fuzzing_environment(detect_leaks);
+  c.detect_leaks = detect_leaks;
+  c.types = test.types;
+  c.counters = target.counters;
+  return c;
+}
 
 Worker::Worker(int index, WorkerConfig config) : index_(index), config_(std::move(config)) {
   shm_ = std::make_unique<SharedMemory>(config_.slot_capacity, static_cast<std::uint32_t>(config_.types.size()),

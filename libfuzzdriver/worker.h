@@ -34,6 +34,13 @@ struct WorkerConfig {
   std::optional<std::uint64_t> stack_limit_kb;  // none: the target's default
 };
 
+// What every worker session fills alike: the test of the target it serves, its types and
+// counters, and the sanitizers' environment (with leak checks when `detect_leaks`). The
+// caller adds its limits and slot size.
+struct TargetInfo;
+struct TestInfo;
+WorkerConfig worker_config_for(const TargetInfo& target, const TestInfo& test, bool detect_leaks = false);
+
 struct CallOutcome {
   enum class Kind {
     Ok,             // the worker answered; `result` holds the answer
