@@ -329,6 +329,40 @@ TEST_F(FuzzRun, ASecondRunReusesTheBaselineOfTheSameBinaryAndAChangedBinaryDoesN
   EXPECT_NE(third.all().find("50 of 2001 corpus entries had their first run"), std::string::npos) << third.all();
 }
 
+// Issue 19's scale: a cache of 100,000 entries loads, its baseline runs and fuzzing begins;
+// an interrupt then loses nothing (every entry still there, the baseline kept), and the
+// next run fuzzes within a budget far smaller than the cache.
+TEST_F(FuzzRun, AHundredThousandEntryCacheLoadsFuzzesAndLosesNothingWhenInterrupted) {
+  used_.insert("exec_counter");
+  fs::path entries = dir / "cache/FuzzCount";
+  fs::create_directories(entries);
+  const int kEntries = 100000;
+  for (int i = 0; i < kEntries; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%016x", i);
+    write_file(entries / name, "go test fuzz v1\n[]byte(\"" + std::to_string(i) + "\")\n");
+  }
+  Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel", "2"},
+                {.cwd = dir.str()});
+  for (int i = 0; i < 2400 && bg.out_so_far().find("now fuzzing") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  bg.signal(SIGINT);
+  auto first = bg.wait(std::chrono::seconds(60));
+  ASSERT_EQ(first.exit_code, 0) << first.all();
+  EXPECT_NE(first.out.find("gathering baseline coverage: " + std::to_string(kEntries + 1) + "/" +
+                           std::to_string(kEntries + 1) + " completed, now fuzzing"),
+            std::string::npos)
+      << first.out;
+  EXPECT_GE(files_in(entries).size(), static_cast<std::size_t>(kEntries));
+  EXPECT_TRUE(fs::exists(dir / "cache/FuzzCount.baseline"));
+
+  auto second = fuzz("exec_counter", {"--fuzztime", "100x", "--parallel", "2"});
+  ASSERT_EQ(second.exit_code, 0) << second.all();
+  EXPECT_EQ(second.all().find("before fuzzing began"), std::string::npos) << second.all();
+  EXPECT_NE(second.out.find("now fuzzing"), std::string::npos) << second.out;
+}
+
 TEST_F(FuzzRun, JsonLinesDescribeTheRunForCI) {
   auto r = fuzz("nested_word", {"--fuzztime", "120s", "--json"});
   ASSERT_EQ(r.exit_code, 1) << r.all();
