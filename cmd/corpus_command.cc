@@ -56,7 +56,9 @@ void add_convert(CLI::App& corpus) {
 
   auto b2v = std::make_shared<Bin2V1Options>();
   CLI::App* bin2v1 = convert->add_subcommand("bin2v1", "Turn raw files into v1 entries of one []byte or string");
-  bin2v1->add_option("files", b2v->inputs, "Raw input files")->required()->type_name("FILE");
+  bin2v1->add_option("files", b2v->inputs, "Raw input files, or directories of them (the regular files inside)")
+      ->required()
+      ->type_name("FILE|DIR");
   bin2v1
       ->add_option("-o,--output", b2v->output_dir,
                    "Directory to write the entries to, typically testdata/fuzz/FuzzName "
@@ -77,12 +79,15 @@ void add_convert(CLI::App& corpus) {
       "Example: cfuzz corpus convert bin2v1 afl-out/queue/* -o testdata/fuzz/FuzzParse");
   bin2v1->callback([b2v] {
     const corpus::Type type = b2v->type == "string" ? corpus::Type::String : corpus::Type::Bytes;
-    print_converted(driver::convert_bin_to_v1(to_paths(b2v->inputs), b2v->output_dir, type));
+    print_converted(
+        driver::convert_bin_to_v1(driver::expand_corpus_paths(to_paths(b2v->inputs)), b2v->output_dir, type));
   });
 
   auto v2b = std::make_shared<V12BinOptions>();
   CLI::App* v12bin = convert->add_subcommand("v12bin", "Turn v1 entries of one []byte or string into raw files");
-  v12bin->add_option("files", v2b->inputs, "v1 corpus entry files")->required()->type_name("FILE");
+  v12bin->add_option("files", v2b->inputs, "v1 corpus entry files, or directories of them")
+      ->required()
+      ->type_name("FILE|DIR");
   v12bin
       ->add_option("-o,--output", v2b->output_dir,
                    "Directory to write the raw files to (created if missing; must not be the "
@@ -94,7 +99,9 @@ void add_convert(CLI::App& corpus) {
       "exactly those bytes, named like the entry (testdata/fuzz/FuzzX/abc becomes DIR/abc).\n"
       "Any other entry is an error, and nothing is written until every FILE has been read.\n\n"
       "Example: cfuzz corpus convert v12bin testdata/fuzz/FuzzParse/* -o /tmp/raw");
-  v12bin->callback([v2b] { print_converted(driver::convert_v1_to_bin(to_paths(v2b->inputs), v2b->output_dir)); });
+  v12bin->callback([v2b] {
+    print_converted(driver::convert_v1_to_bin(driver::expand_corpus_paths(to_paths(v2b->inputs)), v2b->output_dir));
+  });
 }
 
 void add_show(CLI::App& corpus) {

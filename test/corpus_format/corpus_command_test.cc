@@ -81,6 +81,24 @@ TEST(CorpusCommand, RawFilesSurviveBin2V1ThenV12BinByteForByte) {
   EXPECT_TRUE(original == returned);
 }
 
+// A corpus of 10^5 files does not fit on one command line: a directory stands for its files.
+TEST(CorpusCommand, DirectoriesConvertLikeTheFilesInsideThem) {
+  TempDir dir;
+  for (int i = 0; i < 50; ++i) write_file(dir.path() / "raw" / ("r" + std::to_string(i)), std::string(i, 'x'));
+  const CommandResult to_v1 =
+      cfuzz({"corpus", "convert", "bin2v1", (dir.path() / "raw").string(), "-o", (dir.path() / "v1").string()});
+  ASSERT_EQ(to_v1.exit_code, 0) << to_v1.err;
+  EXPECT_EQ(files_in(dir.path() / "v1").size(), 50u);
+  const CommandResult to_raw =
+      cfuzz({"corpus", "convert", "v12bin", (dir.path() / "v1").string(), "-o", (dir.path() / "back").string()});
+  ASSERT_EQ(to_raw.exit_code, 0) << to_raw.err;
+  std::vector<std::string> lengths;
+  for (const auto& f : files_in(dir.path() / "back")) lengths.push_back(std::to_string(read_file(f).size()));
+  EXPECT_EQ(lengths.size(), 50u);
+  std::sort(lengths.begin(), lengths.end());
+  EXPECT_TRUE(std::unique(lengths.begin(), lengths.end()) == lengths.end()) << "each raw file came back once";
+}
+
 TEST(CorpusCommand, Bin2V1AsStringAndRerunLeavesEntriesAlone) {
   TempDir dir;
   write_file(dir.path() / "in", "hello\n");
