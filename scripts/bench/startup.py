@@ -15,7 +15,8 @@ empty target (issue 19's table):
                   SIGINT once fuzzing started, as a user ends it, so that it keeps its baseline.
   peak RSS        of the cfuzz coordinator and of libFuzzer in the big-corpus runs (getrusage
                   of each process on its own, workers not included)
-  conversion      `cfuzz corpus convert bin2v1` of the N raw files, and `v12bin` back
+  conversion      `cfuzz corpus convert bin2v1` of the directory of N raw files, and `v12bin`
+                  back, one command each
   short budget    `--fuzztime 2s` on the N-entry cache with no baseline file: what the run says
 
 Medians, with every run's figure. Needs build/bin/cfuzz, build/bin/cfuzz-clang++ and clang
@@ -116,16 +117,13 @@ def main():
         entries.mkdir(parents=True)
         names = sorted(str(p) for p in raw.iterdir())
         start = time.monotonic()
-        for k in range(0, len(names), 10000):  # batches: one command line holds only so much
-            subprocess.run([CFUZZ, "corpus", "convert", "bin2v1", *names[k:k + 10000], "-o", entries], check=True,
-                           stdout=subprocess.DEVNULL)
+        subprocess.run([CFUZZ, "corpus", "convert", "bin2v1", raw, "-o", entries], check=True,
+                       stdout=subprocess.DEVNULL)
         bin2v1_secs = time.monotonic() - start
-        back = work / "back"
         v1_names = sorted(str(p) for p in entries.iterdir())
         start = time.monotonic()
-        for k in range(0, len(v1_names), 10000):
-            subprocess.run([CFUZZ, "corpus", "convert", "v12bin", *v1_names[k:k + 10000], "-o", back], check=True,
-                           stdout=subprocess.DEVNULL)
+        subprocess.run([CFUZZ, "corpus", "convert", "v12bin", entries, "-o", work / "back"], check=True,
+                       stdout=subprocess.DEVNULL)
         v12bin_secs = time.monotonic() - start
         # The first 20,000 entries as a cache of their own, and as raw files for libFuzzer.
         small_cache, small_raw = work / "cache20k", work / "raw20k"
@@ -152,7 +150,11 @@ def main():
                 if not baseline_file.exists():
                     sys.exit("startup: the first run left no baseline file")
                 big[f"{label} cfuzz second run"].append(timed(cfuzz_cmd, "now fuzzing", cwd=work)[0])
-                secs, kib = timed([libfuzzer_target, raw_dir], "INITED", cwd=work)
+                # New inputs go to a fresh first directory, so that the corpus stays the same.
+                lf_out = work / "libfuzzer-new"
+                shutil.rmtree(lf_out, ignore_errors=True)
+                lf_out.mkdir()
+                secs, kib = timed([libfuzzer_target, lf_out, raw_dir], "INITED", cwd=work)
                 big[f"{label} libFuzzer"].append(secs)
                 if label == "big":
                     rss["libFuzzer"].append(kib)
