@@ -53,6 +53,25 @@ inline constexpr int kHarnessError = -32001;
 
 // --- Methods -------------------------------------------------------------------------
 
+// The names both sides spell, once: the methods, the statuses of their results, and the
+// modes of "minimize".
+namespace method {
+inline constexpr const char* kPing = "ping";
+inline constexpr const char* kFuzz = "fuzz";
+inline constexpr const char* kExec = "exec";
+inline constexpr const char* kMinimize = "minimize";
+}  // namespace method
+namespace status {
+inline constexpr const char* kOk = "ok";
+inline constexpr const char* kInteresting = "interesting";
+inline constexpr const char* kFailure = "failure";
+inline constexpr const char* kSkipped = "skipped";  // exec: the input was out of the fuzz function's domains
+}  // namespace status
+namespace minimize_mode {
+inline constexpr const char* kFailure = "failure";    // keep failing the same way
+inline constexpr const char* kCoverage = "coverage";  // keep the coverage bits given in the mask
+}  // namespace minimize_mode
+
 // "ping": the worker is up and has reached its fuzz function.
 struct PingParams {};
 struct PingResult {

@@ -542,10 +542,10 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
                                               const core::CorpusEntry* as_seed) {
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), values, w.shm().input_area_size());
-  CallOutcome r = w.call("exec", rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+  CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
   if (r.kind == CallOutcome::Kind::Ok) {
-    if (r.result.get<rpc::ExecResult>().status != "failure") return OnceResult::Passed;
+    if (r.result.get<rpc::ExecResult>().status != rpc::status::kFailure) return OnceResult::Passed;
     core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
     // An input this fuzz function's domains exclude fails as a seed; anything else (the
     // cache, after the domains changed) is skipped.
@@ -636,7 +636,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
-  CallOutcome r = w.call("fuzz", params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
+  CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
   {
     std::lock_guard<std::mutex> lock(mu_);
     in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
@@ -682,17 +682,18 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         // Well framed but not a fuzz result: something else wrote to the response pipe.
         throw core::CorruptInput(std::string("malformed fuzz result: ") + e.what());
       }
-      if (res.status != "ok" && res.status != "interesting" && res.status != "failure") {
+      if (res.status != rpc::status::kOk && res.status != rpc::status::kInteresting &&
+          res.status != rpc::status::kFailure) {
         throw core::CorruptInput("malformed fuzz result: status \"" + res.status.substr(0, 32) + "\"");
       }
       {
         std::lock_guard<std::mutex> lock(mu_);
         dictionary_.note_constants(constants);
-        if (res.status == "interesting") dictionary_.credit(useful);
+        if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
       }
-      if (res.status == "interesting") {
+      if (res.status == rpc::status::kInteresting) {
         handle_interesting(w, job.entry);
-      } else if (res.status == "failure") {
+      } else if (res.status == rpc::status::kFailure) {
         core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
         handle_failure(w, rec, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       }

@@ -47,12 +47,13 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
         core::ShmView shm = w.shm().view();
         core::store_entry(shm.base(), inputs[i], w.shm().input_area_size());
         std::memset(shm.mask(), 0, config.counters);
-        CallOutcome r = w.call("exec", core::rpc::ExecParams{}, config.timeout + std::chrono::milliseconds(1000));
+        CallOutcome r =
+            w.call(core::rpc::method::kExec, core::rpc::ExecParams{}, config.timeout + std::chrono::milliseconds(1000));
         if (r.kind == CallOutcome::Kind::Ok) {
           auto res = r.result.get<core::rpc::ExecResult>();
           out.ran = true;
           out.exec_ns = res.duration_ns;
-          if (res.status == "failure") {
+          if (res.status == core::rpc::status::kFailure) {
             out.failed = true;
             out.failure = core::failure_summary(core::failure_from_worker(shm.header().failure));
             continue;

@@ -59,7 +59,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
   MinimizeOutcome out;
   out.best = input;
   rpc::MinimizeParams params;
-  params.mode = target != nullptr ? "failure" : "coverage";
+  params.mode = target != nullptr ? rpc::minimize_mode::kFailure : rpc::minimize_mode::kCoverage;
   if (target != nullptr) params.target = signature_of(*target);
 
   for (;;) {
@@ -86,12 +86,12 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (keep != nullptr) std::memcpy(shm.mask(), keep->data(), keep->size());
     params.limit = limit;
     params.deadline_ms = deadline_ms;
-    CallOutcome r = w.call("minimize", params, milliseconds(deadline_ms));
+    CallOutcome r = w.call(rpc::method::kMinimize, params, milliseconds(deadline_ms));
     out.execs += r.execs;
     if (r.kind == CallOutcome::Kind::Ok) {
       auto res = r.result.get<rpc::MinimizeResult>();
       if (res.improved) out.best = core::load_entry(shm.best(), w.shm().input_area_size());
-      if (res.status == "failure") {
+      if (res.status == rpc::status::kFailure) {
         // Coverage mode: a candidate failed. It is in `current`; the failure in the header.
         out.found_failure = true;
         out.failure = core::failure_from_worker(shm.header().failure);
@@ -167,12 +167,12 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
   if (!ensure_running(w, MinimizeLimits{})) return rep;  // a warning, if any, on stderr
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), input, w.shm().input_area_size());
-  CallOutcome r = w.call("exec", rpc::ExecParams{}, milliseconds(60000));
+  CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, milliseconds(60000));
   rep.output = w.output();
   if (r.kind == CallOutcome::Kind::Ok) {
     rep.ran = true;
     auto res = r.result.get<rpc::ExecResult>();
-    if (res.status == "failure") {
+    if (res.status == rpc::status::kFailure) {
       rep.failure = core::failure_from_worker(shm.header().failure);
       refine_from_sanitizer_report(rep.failure, rep.output);
     }

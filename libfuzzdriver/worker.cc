@@ -88,7 +88,7 @@ void Worker::start() {
   set_nonblocking(out_r_);
 
   // Worker start-up includes the target's own initialization, and a sanitizer's.
-  CallOutcome ping = call("ping", rpc::PingParams{}, milliseconds(60000));
+  CallOutcome ping = call(rpc::method::kPing, rpc::PingParams{}, milliseconds(60000));
   auto last_lines = [this] {
     std::string out = output_;
     while (!out.empty() && out.back() == '\n') out.pop_back();
@@ -179,7 +179,7 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
   core::ShmHeader& hdr = shm_->header();
   core::failure_clear(hdr.failure);
   hdr.exec_count.store(0);
-  if (method != "ping") output_.clear();
+  if (method != rpc::method::kPing) output_.clear();
   killed_for_ = KilledFor::Nothing;
 
   rpc::Request req{next_id_++, method, params};

@@ -190,14 +190,14 @@ FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* coun
   if (check != nullptr) check->after_execution();
   if (r == RunResult::Fail) {
     hdr_.failure = *failure;
-    res.status = "failure";
+    res.status = rpc::status::kFailure;
     return Step::Failure;
   }
   // A skipped input is not worth keeping, whatever it covered (cfuzz.h: skip).
   if (fresh && r == RunResult::Pass) {
     write_snapshot();
     res.new_bits = new_bits();
-    res.status = "interesting";
+    res.status = rpc::status::kInteresting;
     return Step::Interesting;
   }
   return Step::Continue;
@@ -233,7 +233,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     return (p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
   };
   rpc::FuzzResult res;
-  res.status = "ok";
+  res.status = rpc::status::kOk;
   FailureRecord failure;
   std::uint64_t count = 0;
 
@@ -319,9 +319,9 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check) {
   res.new_bits = new_bits();
   if (r == RunResult::Fail) {
     hdr_.failure = failure;
-    res.status = "failure";
+    res.status = rpc::status::kFailure;
   } else {
-    res.status = r == RunResult::Skip ? "skipped" : "ok";
+    res.status = r == RunResult::Skip ? rpc::status::kSkipped : rpc::status::kOk;
   }
   return res;
 }

@@ -285,7 +285,7 @@ class FrontEnd {
     rpc::ExecResult r = engine_->exec();
     count_executions(1);
     slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
-    if (r.status == "failure") fail();
+    if (r.status == rpc::status::kFailure) fail();
     return r;
   }
 
@@ -361,7 +361,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
-    if (run_once(entry).status == "skipped") return;
+    if (run_once(entry).status == rpc::status::kSkipped) return;
     keep_if_new(entry, name, false);
   }
 
@@ -482,8 +482,8 @@ class FrontEnd {
       for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
       for (const auto& h : r.useful_words) useful.push_back(rpc::from_hex(h));
       dictionary_.note_constants(constants);
-      if (r.status == "failure") fail();
-      if (r.status == "interesting") {
+      if (r.status == rpc::status::kFailure) fail();
+      if (r.status == rpc::status::kInteresting) {
         dictionary_.credit(useful);
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
@@ -541,7 +541,7 @@ class FrontEnd {
     }
     // The smaller input's own coverage is what joins the mask.
     rpc::ExecResult r = run_once(m.best());
-    if (r.status == "ok" && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
+    if (r.status == rpc::status::kOk && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
     std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
     return found;
   }

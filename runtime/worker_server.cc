@@ -109,18 +109,18 @@ class WorkerServer : private ExecutionCheck {
     resp.id = req.id;
     try {
       nlohmann::json result;
-      if (req.method == "ping") {
+      if (req.method == rpc::method::kPing) {
         rpc::PingResult r;
         r.pid = getpid();
         r.test = engine_.executor().last_input().test_name();
         for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
         r.counters = coverage_registry().total_counters;
         result = r;
-      } else if (req.method == "fuzz") {
+      } else if (req.method == rpc::method::kFuzz) {
         result = fuzz(req.params.get<rpc::FuzzParams>());
-      } else if (req.method == "exec") {
+      } else if (req.method == rpc::method::kExec) {
         result = exec();
-      } else if (req.method == "minimize") {
+      } else if (req.method == rpc::method::kMinimize) {
         result = minimize(req.params.get<rpc::MinimizeParams>());
       } else {
         resp.ok = false;
@@ -248,8 +248,9 @@ class WorkerServer : private ExecutionCheck {
   rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
     engine_.check_every_input(true);
     engine_.check_area(shm_.base(), "base");
-    bool coverage_mode = p.mode == "coverage";
-    if (!coverage_mode && p.mode != "failure") throw std::invalid_argument("unknown minimize mode " + p.mode);
+    bool coverage_mode = p.mode == rpc::minimize_mode::kCoverage;
+    if (!coverage_mode && p.mode != rpc::minimize_mode::kFailure)
+      throw std::invalid_argument("unknown minimize mode " + p.mode);
     FailureRecord target{};
     target.kind = p.target.kind;
     target.exit_code = p.target.exit_code;
@@ -301,7 +302,7 @@ class WorkerServer : private ExecutionCheck {
         if (r == RunResult::Fail) {
           // A new failure found while shrinking an interesting input: report it.
           hdr_.failure = failure;
-          res.status = "failure";
+          res.status = rpc::status::kFailure;
           break;
         }
         engine_.write_snapshot();
