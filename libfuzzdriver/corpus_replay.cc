@@ -73,7 +73,7 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
           w.kill();  // not the input's fault: leave it without a verdict, try the next
         }
       }
-      w.stop();
+      w.stop(setup.exit_grace);
     });
   }
   for (auto& t : threads) t.join();

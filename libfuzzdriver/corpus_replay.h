@@ -25,6 +25,9 @@ struct ReplaySetup {
   std::chrono::milliseconds timeout{10000};
   std::uint64_t rss_limit_mb = 2048;
   int parallel = 0;  // workers; 0: the number of CPUs
+  // How long a worker may take to exit once the corpus is done: longer when it writes a
+  // source-coverage profile, which would be lost if it were killed.
+  std::chrono::milliseconds exit_grace{1000};
 };
 
 // Runs each of `inputs` once in workers serving `test`. One result per input, in order.

@@ -66,6 +66,7 @@ int cover_target(const CoverOptions& o) {
   for (const auto& why : cached.skipped) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
 
   ReplaySetup setup{env, o.timeout, o.rss_limit_mb, o.parallel};
+  if (target.source_coverage) setup.exit_grace = std::chrono::seconds(60);
   std::vector<ReplayResult> results = replay_corpus(target, test, inputs, setup);
 
   CoverageReport report;

@@ -115,13 +115,13 @@ void Worker::start() {
   }
 }
 
-void Worker::stop() {
+void Worker::stop(milliseconds grace) {
   if (!process_.running()) return;
   if (req_w_ >= 0) {
     ::close(req_w_);
     req_w_ = -1;
   }
-  auto deadline = Clock::now() + milliseconds(1000);
+  auto deadline = Clock::now() + grace;
   while (Clock::now() < deadline) {
     if (out_r_ >= 0) read_output(out_r_);
     if (process_.poll_exit()) return;

@@ -77,8 +77,10 @@ class Worker {
   // cannot start (its last output lines in the message).
   void start();
   bool running() const { return process_.running(); }
-  // Asks the worker to exit (closes its request pipe); kills it if it does not, soon.
-  void stop();
+  // Asks the worker to exit (closes its request pipe); kills it if it has not exited after
+  // `grace` (a worker writing a source-coverage profile at exit needs longer than one that
+  // only exits).
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(1000));
   void kill();
 
   int index() const { return index_; }
