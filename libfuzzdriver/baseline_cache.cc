@@ -93,7 +93,7 @@ void BaselineCache::put(std::uint64_t key, const std::vector<std::uint32_t>& fea
   changed_ = changed_ || inserted;
 }
 
-void BaselineCache::save(const std::string& path, const std::string& identity) {
+void BaselineCache::save(const std::string& path, const std::string& identity) const {
   std::string out = kMagic + identity + "\n";
   for (const auto& [key, features] : features_) {
     put_raw(out, key);
@@ -102,7 +102,6 @@ void BaselineCache::save(const std::string& path, const std::string& identity) {
   }
   make_directories(std::filesystem::path(path).parent_path());
   write_file_atomic(path, out);
-  changed_ = false;
 }
 
 }  // namespace cfuzz::driver

@@ -34,10 +34,12 @@ class BaselineCache {
   const std::vector<std::uint32_t>* find(std::uint64_t key) const;
   void put(std::uint64_t key, const std::vector<std::uint32_t>& features);
   std::size_t size() const { return features_.size(); }
+  // Whether entries were added or changed since it was loaded or last written.
   bool changed() const { return changed_; }
+  void mark_written() { changed_ = false; }
 
   // Writes it atomically for `identity`. Throws std::runtime_error when it cannot.
-  void save(const std::string& path, const std::string& identity);
+  void save(const std::string& path, const std::string& identity) const;
 
  private:
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> features_;

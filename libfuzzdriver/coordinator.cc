@@ -309,14 +309,21 @@ std::size_t Coordinator::use_baseline_cache() {
 }
 
 void Coordinator::save_baseline_cache() {
-  BaselineCache copy;
+  // Only this corpus's entries: one that left the cache (corpus minimize, a user's rm)
+  // leaves the file too, so that it does not grow run after run.
+  BaselineCache kept;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!baseline_cache_.changed() || binary_identity_.empty()) return;
-    copy = baseline_cache_;
+    if (binary_identity_.empty()) return;
+    for (std::size_t i = 0; i < corpus_.size(); ++i) {
+      std::uint64_t key = BaselineCache::key_of(corpus_.at(i).encoded);
+      if (const auto* features = baseline_cache_.find(key)) kept.put(key, *features);
+    }
+    if (!baseline_cache_.changed() && kept.size() == baseline_cache_.size()) return;
+    baseline_cache_.mark_written();
   }
   try {
-    copy.save(BaselineCache::path_for(cache_dir_), binary_identity_);
+    kept.save(BaselineCache::path_for(cache_dir_), binary_identity_);
   } catch (const std::exception& e) {
     reporter_.warning(std::string("cannot keep the baseline for the next run: ") + e.what());
   }
