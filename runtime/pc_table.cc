@@ -53,7 +53,7 @@ int print_pc_table() {
   dl_iterate_phdr(collect, &modules);
   const auto& r = coverage_registry();
   std::string out;
-  std::vector<int> printed(modules.size(), -1);
+  std::vector<bool> named(modules.size(), false);  // its "module" line written
   std::string lines;
   for (std::size_t k = 0; k < r.region_count; ++k) {
     // Each module registers its counters and then its PC table, one entry per counter.
@@ -80,8 +80,8 @@ int print_pc_table() {
         lines += "-1 0x0 0 0\n";
         continue;
       }
-      if (printed[m] < 0) {
-        printed[m] = static_cast<int>(m);
+      if (!named[m]) {
+        named[m] = true;
         out += "module " + std::to_string(m) + " " + modules[m].path + "\n";
       }
       char buf[64];

@@ -276,7 +276,8 @@ class Cfuzz:
     def corpus(self, work, target, secs, seed):
         self._start(work, target)
         r = run(self._cmd(work, f"cfuzz_{target}_nobug", 1, f"{secs}s", seed), work, sample_rss=True)
-        entries = [p for p in (work / "cache").rglob("*") if p.is_file()]
+        # The entries are in cache/<FuzzName>/; beside them are the run's stats and baseline.
+        entries = [p for p in (work / "cache").rglob("*") if p.is_file() and p.parent != work / "cache"]
         raw = fresh_dir(work / "raw")
         if entries:
             sh([CFUZZ, "corpus", "convert", "v12bin", *entries, "-o", raw])

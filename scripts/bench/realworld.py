@@ -384,12 +384,14 @@ class CpuLock:
 
 
 def copy_corpus(src, dst):
-    """Copies the corpus files as they are now (skipping cfuzz's temporary files)."""
+    """Copies the corpus files as they are now (skipping cfuzz's temporary files, and the
+    stats and baseline files cfuzz keeps beside its corpus directory)."""
     fresh_dir(dst)
     if not src.exists():
         return
     for p in src.rglob("*"):
-        if p.is_file() and ".cfuzz-tmp-" not in p.name:
+        beside = p.name.endswith(".stats.jsonl") or p.name.endswith(".baseline")
+        if p.is_file() and ".cfuzz-tmp-" not in p.name and not beside:
             try:
                 shutil.copy2(p, dst / f"{p.parent.name}__{p.name}" if p.parent != src else dst / p.name)
             except OSError:
