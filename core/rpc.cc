@@ -108,6 +108,15 @@ void from_json(const json& j, ExecResult& v) {
   get_opt(j, "new_bits", v.new_bits);
 }
 
+void to_json(json& j, const ExecBatchParams& v) { j = json{{"count", v.count}}; }
+void from_json(const json& j, ExecBatchParams& v) { j.at("count").get_to(v.count); }
+
+void to_json(json& j, const ExecBatchResult& v) { j = json{{"status", v.status}, {"done", v.done}}; }
+void from_json(const json& j, ExecBatchResult& v) {
+  j.at("status").get_to(v.status);
+  j.at("done").get_to(v.done);
+}
+
 void to_json(json& j, const DescribedTest& v) {
   j = json{{"name", v.name}};
   if (!v.error.empty()) {

@@ -59,6 +59,7 @@ namespace method {
 inline constexpr const char* kPing = "ping";
 inline constexpr const char* kFuzz = "fuzz";
 inline constexpr const char* kExec = "exec";
+inline constexpr const char* kExecBatch = "exec_batch";
 inline constexpr const char* kMinimize = "minimize";
 }  // namespace method
 namespace status {
@@ -129,6 +130,17 @@ struct ExecResult {
   std::uint64_t new_bits = 0;  // against the mask; the snapshot is in shared memory
 };
 
+// "exec_batch": run each input of the batch area once (core/exec_batch.h), as exec would,
+// writing each one's features to the features area. Stops at the first failure (that input
+// is then in the current area, its record in the header) or when the features area is full.
+struct ExecBatchParams {
+  std::uint64_t count = 0;  // inputs in the batch area
+};
+struct ExecBatchResult {
+  std::string status;      // "ok" or "failure"
+  std::uint64_t done = 0;  // inputs run and recorded; with "failure", the failing one's index
+};
+
 // The describe handshake: what `target --cfuzz-describe` writes, one JSON line.
 struct DescribedTest {
   std::string name;
@@ -191,6 +203,10 @@ void to_json(nlohmann::json& j, const ExecParams& v);
 void from_json(const nlohmann::json& j, ExecParams& v);
 void to_json(nlohmann::json& j, const ExecResult& v);
 void from_json(const nlohmann::json& j, ExecResult& v);
+void to_json(nlohmann::json& j, const ExecBatchParams& v);
+void from_json(const nlohmann::json& j, ExecBatchParams& v);
+void to_json(nlohmann::json& j, const ExecBatchResult& v);
+void from_json(const nlohmann::json& j, ExecBatchResult& v);
 void to_json(nlohmann::json& j, const FailureSignature& v);
 void from_json(const nlohmann::json& j, FailureSignature& v);
 void to_json(nlohmann::json& j, const MinimizeParams& v);

@@ -1,5 +1,6 @@
 #include "core/shm_layout.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cfuzz::core {
@@ -23,7 +24,31 @@ ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values, std:
   g.counters_capacity = align_up(counters == 0 ? 1 : counters);
   g.mask_offset = g.splice_offset + g.input_area_size;
   g.snapshot_offset = g.mask_offset + g.counters_capacity;
-  g.total_size = g.snapshot_offset + g.counters_capacity;
+  g.batch_offset = g.snapshot_offset + g.counters_capacity;
+  g.batch_size = kBatchAreaSize;
+  // A bucketed snapshot has at most one feature per counter, so one input's features
+  // always fit (exec_batch.h).
+  g.features_offset = g.batch_offset + g.batch_size;
+  g.features_size = std::max(kBatchAreaSize, align_up(64 + 4 * g.counters_capacity));
+  g.total_size = g.features_offset + g.features_size;
+  return g;
+}
+
+ShmGeometry ShmView::geometry_of(const ShmHeader& h) {
+  ShmGeometry g{};
+  g.input_area_size = h.input_area_size;
+  g.base_offset = h.base_offset;
+  g.current_offset = h.current_offset;
+  g.best_offset = h.best_offset;
+  g.splice_offset = h.splice_offset;
+  g.mask_offset = h.mask_offset;
+  g.snapshot_offset = h.snapshot_offset;
+  g.counters_capacity = h.counters_capacity;
+  g.batch_offset = h.batch_offset;
+  g.batch_size = h.batch_size;
+  g.features_offset = h.features_offset;
+  g.features_size = h.features_size;
+  g.total_size = h.total_size;
   return g;
 }
 
@@ -50,6 +75,10 @@ void shm_restore_layout(void* region, const ShmGeometry& g) {
   h->mask_offset = g.mask_offset;
   h->snapshot_offset = g.snapshot_offset;
   h->counters_capacity = g.counters_capacity;
+  h->batch_offset = g.batch_offset;
+  h->batch_size = g.batch_size;
+  h->features_offset = g.features_offset;
+  h->features_size = g.features_size;
   ShmView view(region, g);
   for (InputAreaHeader* a : {&view.base(), &view.current(), &view.best(), &view.splice()}) {
     a->slot_capacity = g.slot_capacity;
@@ -73,12 +102,15 @@ bool shm_header_valid(const void* region, std::uint64_t mapped_size) {
       h->best_offset != h->current_offset + h->input_area_size ||
       h->splice_offset != h->best_offset + h->input_area_size ||
       h->mask_offset != h->splice_offset + h->input_area_size ||
-      h->snapshot_offset != h->mask_offset + h->counters_capacity) {
+      h->snapshot_offset != h->mask_offset + h->counters_capacity ||
+      h->batch_offset != h->snapshot_offset + h->counters_capacity ||
+      h->features_offset != h->batch_offset + h->batch_size) {
     return false;
   }
   return inside(h->base_offset, h->input_area_size) && inside(h->current_offset, h->input_area_size) &&
          inside(h->best_offset, h->input_area_size) && inside(h->splice_offset, h->input_area_size) &&
          inside(h->mask_offset, h->counters_capacity) && inside(h->snapshot_offset, h->counters_capacity) &&
+         inside(h->batch_offset, h->batch_size) && inside(h->features_offset, h->features_size) &&
          h->counters_len <= h->counters_capacity;
 }
 

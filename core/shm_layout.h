@@ -6,6 +6,7 @@
 // travel here. The layout is plain fixed-width data, identical in both processes.
 //
 //   [ShmHeader][base input][current input][best input][splice input][mask][snapshot]
+//   [batch inputs][batch features]
 //
 // Recovering a crashing input needs no replay: the worker mutates the `current` area in
 // place and executes exactly what is there, bumping `exec_count` and setting `phase` to
@@ -22,7 +23,7 @@
 namespace cfuzz::core {
 
 inline constexpr std::uint64_t kShmMagic = 0x314d48535a554643ULL;  // "CFUZSHM1"
-inline constexpr std::uint32_t kShmVersion = 1;
+inline constexpr std::uint32_t kShmVersion = 2;
 // Most parameters a fuzz function may take; far more than Go's own tests use.
 inline constexpr std::uint32_t kMaxValues = 32;
 
@@ -81,6 +82,10 @@ struct ShmHeader {
   std::uint64_t mask_offset;      // coordinator → worker: coverage seen so far
   std::uint64_t snapshot_offset;  // worker → coordinator: bucketed counters of one execution
   std::uint64_t counters_capacity;
+  std::uint64_t batch_offset;  // coordinator → worker: the packed inputs of an exec_batch call
+  std::uint64_t batch_size;
+  std::uint64_t features_offset;  // worker → coordinator: the features of each input it ran
+  std::uint64_t features_size;
 
   // Written by the worker.
   std::uint64_t counters_len;  // 8-bit counters in the target (all modules)
@@ -103,8 +108,12 @@ struct ShmGeometry {
   std::uint64_t input_area_size;
   std::uint64_t base_offset, current_offset, best_offset, splice_offset;
   std::uint64_t mask_offset, snapshot_offset, counters_capacity;
+  std::uint64_t batch_offset, batch_size, features_offset, features_size;
   std::uint64_t total_size;
 };
+// Bytes of packed inputs one exec_batch call carries at most (core/exec_batch.h); the
+// features area holds at least this much too, and always one input's worth.
+inline constexpr std::uint64_t kBatchAreaSize = 256 * 1024;
 ShmGeometry shm_geometry(std::uint64_t slot_capacity, std::uint32_t values, std::uint64_t counters);
 
 // Writes a fresh header for `g` into a zeroed region.
@@ -120,12 +129,17 @@ void shm_restore_layout(void* region, const ShmGeometry& g);
 // that neither follows an offset the target may have written over later.
 class ShmView {
  public:
-  explicit ShmView(void* base)
-      : ShmView(base, static_cast<const ShmHeader*>(base)->base_offset,
-                static_cast<const ShmHeader*>(base)->input_area_size, static_cast<const ShmHeader*>(base)->mask_offset,
-                static_cast<const ShmHeader*>(base)->snapshot_offset) {}
+  explicit ShmView(void* base) : ShmView(base, geometry_of(*static_cast<const ShmHeader*>(base))) {}
   ShmView(void* base, const ShmGeometry& g)
-      : ShmView(base, g.base_offset, g.input_area_size, g.mask_offset, g.snapshot_offset) {}
+      : base_(static_cast<std::uint8_t*>(base)),
+        base_offset_(g.base_offset),
+        area_size_(g.input_area_size),
+        mask_offset_(g.mask_offset),
+        snapshot_offset_(g.snapshot_offset),
+        batch_offset_(g.batch_offset),
+        batch_size_(g.batch_size),
+        features_offset_(g.features_offset),
+        features_size_(g.features_size) {}
 
   ShmHeader& header() const { return *reinterpret_cast<ShmHeader*>(base_); }
   InputAreaHeader& base() const { return area(base_offset_); }
@@ -134,6 +148,11 @@ class ShmView {
   InputAreaHeader& splice() const { return area(base_offset_ + 3 * area_size_); }
   std::uint8_t* mask() const { return base_ + mask_offset_; }
   std::uint8_t* snapshot() const { return base_ + snapshot_offset_; }
+  // Only through a view made from a geometry, or from a header shm_header_valid passed.
+  std::uint8_t* batch() const { return base_ + batch_offset_; }
+  std::uint64_t batch_size() const { return batch_size_; }
+  std::uint8_t* features() const { return base_ + features_offset_; }
+  std::uint64_t features_size() const { return features_size_; }
 
   static std::uint8_t* slot_data(InputAreaHeader& a, std::uint32_t i) {
     return reinterpret_cast<std::uint8_t*>(&a) + kInputDataOffset + i * a.slot_capacity;
@@ -143,17 +162,13 @@ class ShmView {
   }
 
  private:
-  // The four input areas follow one another (shm_geometry, checked by shm_header_valid).
-  ShmView(void* base, std::uint64_t base_offset, std::uint64_t area_size, std::uint64_t mask_offset,
-          std::uint64_t snapshot_offset)
-      : base_(static_cast<std::uint8_t*>(base)),
-        base_offset_(base_offset),
-        area_size_(area_size),
-        mask_offset_(mask_offset),
-        snapshot_offset_(snapshot_offset) {}
+  // The geometry a header describes (the four input areas follow one another, as
+  // shm_geometry lays them out and shm_header_valid checks).
+  static ShmGeometry geometry_of(const ShmHeader& h);
   InputAreaHeader& area(std::uint64_t offset) const { return *reinterpret_cast<InputAreaHeader*>(base_ + offset); }
   std::uint8_t* base_;
   std::uint64_t base_offset_, area_size_, mask_offset_, snapshot_offset_;
+  std::uint64_t batch_offset_, batch_size_, features_offset_, features_size_;
 };
 
 // Checks magic, version and that every area lies inside `mapped_size`.

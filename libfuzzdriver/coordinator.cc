@@ -404,24 +404,16 @@ Coordinator::Job Coordinator::next_job() {
     if (stop_) return Job{};
     // Baseline first: every corpus entry runs once, and its coverage goes into the mask.
     if (!baseline_retry_.empty() || baseline_next_ < baseline_queue_.size()) {
-      bool budget = !opts_.fuzztime.count || execs_done_ + execs_reserved_ < *opts_.fuzztime.count;
-      if (!budget) {
+      std::uint64_t budget =
+          opts_.fuzztime.count ? *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_)
+                               : UINT64_MAX;
+      if (budget == 0) {
         if (execs_reserved_ == 0) {
           stop_ = true;
           return Job{};
         }
       } else {
-        Job j;
-        j.kind = Job::Kind::Baseline;
-        if (!baseline_retry_.empty()) {
-          j.entry = baseline_retry_.back();
-          baseline_retry_.pop_back();
-        } else {
-          j.entry = baseline_queue_[baseline_next_++];
-        }
-        j.limit = 1;
-        if (opts_.fuzztime.count) execs_reserved_ += 1;
-        return j;
+        return take_baseline_batch(budget);
       }
     } else if (!baseline_finished_ && baseline_done_ >= baseline_total_) {
       baseline_finished_ = true;
@@ -514,7 +506,7 @@ void Coordinator::worker_main(std::size_t index) {
     if (!w.running() && !start_worker(w)) {
       if (job.kind == Job::Kind::Baseline) {
         std::lock_guard<std::mutex> lock(mu_);
-        baseline_retry_.push_back(job.entry);
+        baseline_retry_.insert(baseline_retry_.end(), job.batch.begin(), job.batch.end());
       }
       settle(job.limit, 0);
       cv_.notify_all();
@@ -590,34 +582,6 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   note_features(corpus_.size() - 1, features);
   length_control_.corpus_grew(execs_done_);
   ++synced_;
-}
-
-void Coordinator::run_baseline(Worker& w, const Job& job) {
-  core::CorpusEntry entry;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    entry = corpus_.at(job.entry);
-  }
-  // A failing seed or testdata file is reported as such; the failure is claimed (and the
-  // run stopped) before this entry counts as done, or the last baseline entry would let
-  // other workers start fuzzing first.
-  const core::CorpusEntry* as_seed =
-      entry.origin == core::Origin::Seed || entry.origin == core::Origin::Testdata ? &entry : nullptr;
-  OnceResult result = run_once(w, job, entry.values, as_seed);
-  core::ShmView shm = w.shm().view();
-  std::vector<std::uint32_t> features;
-  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), mask_.size());
-  std::lock_guard<std::mutex> lock(mu_);
-  if (result == OnceResult::Lost) {
-    baseline_retry_.push_back(job.entry);  // run it again
-    return;
-  }
-  if (result == OnceResult::Passed) {
-    core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size());
-    note_features(job.entry, features);
-  }
-  ++baseline_done_;
-  cv_.notify_all();
 }
 
 void Coordinator::run_fuzz(Worker& w, const Job& job) {

@@ -59,6 +59,7 @@ class Coordinator {
     std::uint64_t input_to_state = 0;                            // candidates to try first
     std::uint64_t max_len = 0;                                   // the length control's limit for this call
     std::shared_ptr<const CachedEntry> synced;                   // Sync: an entry another run wrote
+    std::vector<std::size_t> batch;                              // Baseline: the entries to run
   };
 
   // Setup (coordinator.cc).
@@ -82,7 +83,15 @@ class Coordinator {
   // Worker threads.
   void worker_main(std::size_t index);
   Job next_job();
+  // The baseline (baseline_run.cc): every corpus entry that the last run of this binary did
+  // not measure runs once, in batches, and its coverage goes into the mask. Under mu_: the
+  // next batch, smaller as the queue empties so that no worker waits on another's last one.
+  Job take_baseline_batch(std::uint64_t budget);
   void run_baseline(Worker& w, const Job& job);
+  // An entry too big for the batch area, on its own.
+  void run_baseline_alone(Worker& w, const Job& job, std::size_t index, const core::CorpusEntry& entry);
+  // Under mu_: a baseline entry ran and passed with these features.
+  void baseline_passed(std::size_t index, const std::vector<std::uint32_t>& features);
   void run_fuzz(Worker& w, const Job& job);
   // Runs an entry another run wrote to the shared cache once; keeps it if it adds coverage.
   void run_sync(Worker& w, const Job& job);

@@ -40,7 +40,9 @@ bool SharedMemory::layout_intact() const {
          h->current_offset == geometry_.current_offset && h->best_offset == geometry_.best_offset &&
          h->splice_offset == geometry_.splice_offset && h->input_area_size == geometry_.input_area_size &&
          h->mask_offset == geometry_.mask_offset && h->snapshot_offset == geometry_.snapshot_offset &&
-         h->counters_capacity == geometry_.counters_capacity;
+         h->counters_capacity == geometry_.counters_capacity && h->batch_offset == geometry_.batch_offset &&
+         h->batch_size == geometry_.batch_size && h->features_offset == geometry_.features_offset &&
+         h->features_size == geometry_.features_size;
 }
 
 SharedMemory::~SharedMemory() {

@@ -301,7 +301,7 @@ rpc::FuzzResult& FuzzEngine::finish(rpc::FuzzResult& res, std::uint64_t count, s
   return res;
 }
 
-rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check) {
+rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check, std::uint64_t count) {
   check_every_input_ = true;
   ex_.set_skip_out_of_domain(false);
   check_area(shm_.base(), "base");
@@ -311,7 +311,7 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check) {
   bool fresh = false;
   std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
   if (check != nullptr) check->before_execution();
-  RunResult r = run_current(&failure, 1, &fresh);
+  RunResult r = run_current(&failure, count, &fresh);
   if (check != nullptr) check->after_execution();
   rpc::ExecResult res;
   res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;

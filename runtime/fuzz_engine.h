@@ -49,8 +49,9 @@ class FuzzEngine {
   // snapshot area), or when the limit or the deadline is reached.
   core::rpc::FuzzResult fuzz(const core::rpc::FuzzParams& p, ExecutionCheck* check = nullptr);
 
-  // Runs the base input once; its bucketed counters go to the snapshot area.
-  core::rpc::ExecResult exec(ExecutionCheck* check = nullptr);
+  // Runs the base input once; its bucketed counters go to the snapshot area. `count` is
+  // the execution count published for it (an input's place in a batch, from 1).
+  core::rpc::ExecResult exec(ExecutionCheck* check = nullptr, std::uint64_t count = 1);
 
   // Runs what is in the current area, counts it, and scans the coverage it produced;
   // `fresh` says whether it has coverage the mask lacks.

@@ -17,7 +17,9 @@
 #include <optional>
 #include <vector>
 
+#include "core/corpus.h"
 #include "core/coverage.h"
+#include "core/exec_batch.h"
 #include "core/input_area.h"
 #include "core/minimizer.h"
 #include "core/rpc.h"
@@ -120,6 +122,8 @@ class WorkerServer : private ExecutionCheck {
         result = fuzz(req.params.get<rpc::FuzzParams>());
       } else if (req.method == rpc::method::kExec) {
         result = exec();
+      } else if (req.method == rpc::method::kExecBatch) {
+        result = exec_batch(req.params.get<rpc::ExecBatchParams>());
       } else if (req.method == rpc::method::kMinimize) {
         result = minimize(req.params.get<rpc::MinimizeParams>());
       } else {
@@ -214,6 +218,33 @@ class WorkerServer : private ExecutionCheck {
     guard_ = &guard;
     aside_.resize(area_size_);
     rpc::ExecResult res = engine_.exec(this);
+    guard_ = nullptr;
+    return res;
+  }
+
+  rpc::ExecBatchResult exec_batch(const rpc::ExecBatchParams& p) {
+    // The inputs are copied out before any runs: one of them may write over the others.
+    std::vector<corpus::Entry> inputs = core::unpack_batch(shm_.batch(), shm_.batch_size());
+    if (inputs.size() != p.count) {
+      throw std::invalid_argument("the batch area holds " + std::to_string(inputs.size()) + " inputs, not " +
+                                  std::to_string(p.count));
+    }
+    core::BatchFeatureWriter out(shm_.features(), shm_.features_size());
+    // Each input is checked as exec checks it, with one guard for the whole call.
+    RpcGuard guard;
+    guard_ = &guard;
+    aside_.resize(area_size_);
+    rpc::ExecBatchResult res;
+    res.status = rpc::status::kOk;
+    for (; res.done < inputs.size(); ++res.done) {
+      core::store_entry(shm_.base(), inputs[res.done], area_size_);
+      if (engine_.exec(this, res.done + 1).status == rpc::status::kFailure) {
+        res.status = rpc::status::kFailure;
+        break;
+      }
+      // Full: the coordinator sends the rest again.
+      if (!out.add(core::Corpus::features_of(shm_.snapshot(), hdr_.counters_len))) break;
+    }
     guard_ = nullptr;
     return res;
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -114,6 +115,48 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+// The baseline runs cache entries many to a call (exec_batch). An entry in the middle of a
+// batch that fails, however it fails, is the one saved (exactly: minimization is off), and
+// with --keepfuzzing every other entry still gets its run.
+class FailingCacheEntry : public ::testing::TestWithParam<Kind> {};
+
+TEST_P(FailingCacheEntry, IsBlamedExactlyAndTheOthersStillRun) {
+  const Kind& k = GetParam();
+  TempDir dir;
+  fs::path entries = dir / "cache/FuzzFailure";
+  fs::create_directories(entries);
+  const int kEntries = 600;
+  for (int i = 0; i < kEntries; ++i) {
+    write_file(entries / ("entry" + std::to_string(i)),
+               "go test fuzz v1\n[]byte(\"entry " + std::to_string(i) + "\")\n");
+  }
+  write_file(entries / "culprit", "go test fuzz v1\n[]byte(\"X marks 301\")\n");
+  std::vector<std::string> argv{
+      cfuzz(),      "run", target(k.target),     "--cachedir", (dir / "cache").string(), "--parallel", "1",
+      "--fuzztime", "3s",  "--fuzzminimizetime", "0",          "--keepfuzzing"};
+  argv.insert(argv.end(), k.flags.begin(), k.flags.end());
+  auto r = run(argv, {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=" + k.name}});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find(k.reported), std::string::npos) << r.all();
+  std::set<std::string> saved;
+  for (const auto& f : files_in(dir / "testdata/fuzz/FuzzFailure")) saved.insert(read_file(f));
+  EXPECT_TRUE(saved.count("go test fuzz v1\n[]byte(\"X marks 301\")\n")) << r.all();
+  // The seed, the 600 entries and the culprit: all had their run before fuzzing began.
+  std::string total = std::to_string(kEntries + 2);
+  EXPECT_NE(r.out.find("gathering baseline coverage: " + total + "/" + total + " completed, now fuzzing"),
+            std::string::npos)
+      << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    InTheBaseline, FailingCacheEntry,
+    ::testing::Values(Kind{"error", "failure_kinds", "error failure"},
+                      Kind{"segv", "failure_kinds", "deadly signal SIGSEGV"},
+                      Kind{"hang", "failure_kinds", "an input ran for more than 1s", {"--timeout", "1s"}},
+                      Kind{"close_rpc", "failure_kinds", "RPC descriptors"},
+                      Kind{"scribble_shm", "failure_kinds", "wrote over cfuzz's shared memory"}),
+    [](const ::testing::TestParamInfo<Kind>& info) { return info.param.name == "_exit" ? "exit" : info.param.name; });
 
 TEST(StackLimit, ADeepRecursionPassesWithTheLimitOffOrRaised) {
   for (const char* limit : {"0", "8192"}) {

@@ -1,0 +1,201 @@
+// The baseline: before fuzzing, every corpus entry the last run of this binary did not
+// measure runs once, and its coverage goes into the mask and the entry's schedule. Entries
+// go to workers in batches (core/exec_batch.h), one RPC call for up to
+// kBaselineBatch entries.
+#include <algorithm>
+
+#include "core/exec_batch.h"
+#include "core/input_area.h"
+#include "core/rpc.h"
+#include "libfuzzdriver/coordinator.h"
+#include "libfuzzdriver/sanitizer_report.h"
+
+namespace cfuzz::driver {
+
+namespace rpc = core::rpc;
+using std::chrono::milliseconds;
+
+namespace {
+
+// Enough to make the call's own cost small beside the entries' on the emptiest target.
+constexpr std::size_t kBaselineBatch = 256;
+
+const core::CorpusEntry* as_seed(const core::CorpusEntry& e) {
+  // A failing seed or testdata file is reported as a failing test.
+  return e.origin == core::Origin::Seed || e.origin == core::Origin::Testdata ? &e : nullptr;
+}
+
+// Whether the worker's current area holds `values` (false for an area written over).
+bool current_holds(SharedMemory& shm, const corpus::Entry& values) {
+  try {
+    return corpus::same_entry(core::load_entry(shm.view().current(), shm.input_area_size()), values);
+  } catch (const core::CorruptInput&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+Coordinator::Job Coordinator::take_baseline_batch(std::uint64_t budget) {
+  std::size_t left = baseline_retry_.size() + (baseline_queue_.size() - baseline_next_);
+  // Guided self-scheduling: a share of what is left, so that the last batches are small.
+  std::size_t want = std::clamp<std::size_t>(left / (2 * static_cast<std::size_t>(parallel_)), 1, kBaselineBatch);
+  want = static_cast<std::size_t>(std::min<std::uint64_t>(want, budget));
+  Job j;
+  j.kind = Job::Kind::Baseline;
+  while (j.batch.size() < want && !baseline_retry_.empty()) {
+    j.batch.push_back(baseline_retry_.back());
+    baseline_retry_.pop_back();
+  }
+  while (j.batch.size() < want && baseline_next_ < baseline_queue_.size()) {
+    j.batch.push_back(baseline_queue_[baseline_next_++]);
+  }
+  j.limit = j.batch.size();
+  if (opts_.fuzztime.count) execs_reserved_ += j.limit;
+  return j;
+}
+
+void Coordinator::baseline_passed(std::size_t index, const std::vector<std::uint32_t>& features) {
+  for (std::uint32_t f : features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
+  note_features(index, features);
+  ++baseline_done_;
+}
+
+void Coordinator::run_baseline(Worker& w, const Job& job) {
+  std::vector<core::CorpusEntry> entries;
+  entries.reserve(job.batch.size());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (std::size_t i : job.batch) entries.push_back(corpus_.at(i));
+  }
+  std::vector<const corpus::Entry*> values;
+  for (const auto& e : entries) values.push_back(&e.values);
+  core::ShmView shm = w.shm().view();
+  std::size_t sent = core::pack_batch(shm.batch(), shm.batch_size(), values);
+  if (sent == 0) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + 1, job.batch.end());
+    }
+    run_baseline_alone(w, job, job.batch[0], entries[0]);
+    return;
+  }
+
+  rpc::ExecBatchParams params;
+  params.count = sent;
+  CallOutcome r =
+      w.call(rpc::method::kExecBatch, params, static_cast<int>(sent) * (opts_.timeout + milliseconds(1000)));
+
+  // What the worker recorded: the inputs before `ran` passed, with their features. Anything
+  // it says is checked: a target may have written over shared memory or the pipe.
+  std::vector<std::vector<std::uint32_t>> features;
+  bool features_intact = true;
+  try {
+    features = core::read_batch_features(shm.features(), shm.features_size(), sent);
+    for (const auto& fs : features) {
+      for (std::uint32_t f : fs) {
+        if (f / 8 >= mask_.size()) throw core::CorruptInput("a baseline feature past the target's counters");
+      }
+    }
+  } catch (const core::CorruptInput&) {
+    features.clear();
+    features_intact = false;
+  }
+  std::size_t failed = sent;  // the index of the input that failed, if one did
+  core::FailureRecord failure{};
+  std::string lost;  // why the call's results are lost, if they are
+  if (r.kind == CallOutcome::Kind::Ok) {
+    rpc::ExecBatchResult res;
+    try {
+      res = r.result.get<rpc::ExecBatchResult>();
+    } catch (const std::exception& e) {
+      res.status = std::string("malformed: ") + e.what();
+    }
+    bool ok = res.status == rpc::status::kOk && res.done != 0;
+    bool failing = res.status == rpc::status::kFailure && res.done < sent;
+    if (!features_intact || res.done != features.size() || !(ok || failing)) {
+      features.clear();
+      lost = "exec_batch results that do not hold together";
+    } else if (failing) {
+      failed = res.done;
+      failure = core::failure_from_worker(shm.header().failure);
+    }
+  } else if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+    // The input that was executing is in the current area. Which of the batch it is, the
+    // features say, unless the target wrote over them too: then the area itself, and the
+    // inputs before it run again.
+    failed = features.size();
+    if (failed >= sent || !current_holds(w.shm(), entries[failed].values)) {
+      features.clear();
+      failed = sent;
+      for (std::size_t k = 0; k < sent && failed == sent; ++k) {
+        if (current_holds(w.shm(), entries[k].values)) failed = k;
+      }
+    }
+    if (failed == sent) {
+      lost = "the worker died on an input that is not in its batch";
+    } else {
+      failure = r.failure;
+    }
+  } else {
+    lost = r.error;
+  }
+  if (failed < sent && failed != features.size()) {
+    // Run again what came before the failing input; it counts as done on its own.
+    std::lock_guard<std::mutex> lock(mu_);
+    baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + static_cast<std::ptrdiff_t>(features.size()),
+                           job.batch.begin() + static_cast<std::ptrdiff_t>(failed));
+  }
+
+  std::size_t ran = features.size() + (failed < sent ? 1 : 0);
+  settle(job.limit, ran);
+  std::size_t after = failed < sent ? failed + 1 : features.size();  // the first input not accounted for
+  if (failed < sent) {
+    const core::CorpusEntry& e = entries[failed];
+    bool skip = false;
+    if (r.kind == CallOutcome::Kind::Ok) {
+      // An input this fuzz function's domains exclude fails as a seed; anything else (the
+      // cache, after the domains changed) is skipped.
+      skip = (failure.flags & core::kFailureOutOfDomain) != 0 && as_seed(e) == nullptr;
+      if (skip) {
+        std::string message = failure.message;
+        while (!message.empty() && message.back() == '\n') message.pop_back();
+        reporter_.warning("skipped an input out of the fuzz function's domains: " + message);
+      } else {
+        refine_from_sanitizer_report(failure, w.output());
+      }
+    }
+    // Claimed (and the run stopped) before the entry counts as done, or the last baseline
+    // entry would let other workers start fuzzing first.
+    if (!skip) handle_failure(w, failure, e.values, w.output(), as_seed(e));
+  }
+  if (!lost.empty()) {
+    reporter_.warning("worker " + std::to_string(w.index()) + ": " + lost + "; restarting it");
+    w.kill();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (std::size_t k = 0; k < features.size(); ++k) baseline_passed(job.batch[k], features[k]);
+  if (failed < sent) ++baseline_done_;
+  // What did not run (after a failure, a lost worker, or a full features area) runs again.
+  baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + static_cast<std::ptrdiff_t>(after),
+                         job.batch.end());
+  cv_.notify_all();
+}
+
+void Coordinator::run_baseline_alone(Worker& w, const Job& job, std::size_t index, const core::CorpusEntry& entry) {
+  OnceResult result = run_once(w, job, entry.values, as_seed(entry));
+  core::ShmView shm = w.shm().view();
+  std::vector<std::uint32_t> features;
+  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), mask_.size());
+  std::lock_guard<std::mutex> lock(mu_);
+  if (result == OnceResult::Lost) {
+    baseline_retry_.push_back(index);  // run it again
+  } else if (result == OnceResult::Passed) {
+    baseline_passed(index, features);
+  } else {
+    ++baseline_done_;
+  }
+  cv_.notify_all();
+}
+
+}  // namespace cfuzz::driver
