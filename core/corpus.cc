@@ -12,17 +12,21 @@
 
 namespace cfuzz::core {
 
-CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values) {
+std::uint64_t entry_key(const corpus::Entry& values) {
   std::string encoded = values.empty() ? std::string() : corpus::encode(values);
-  return make_corpus_entry(std::move(name), origin, std::move(values), std::move(encoded));
+  return XXH3_64bits(encoded.data(), encoded.size());
 }
 
-CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::string encoded) {
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values) {
+  std::uint64_t key = entry_key(values);
+  return make_corpus_entry(std::move(name), origin, std::move(values), key);
+}
+
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::uint64_t key) {
   CorpusEntry e;
   e.name = std::move(name);
   e.origin = origin;
-  e.encoded = std::move(encoded);
-  e.encoded.shrink_to_fit();  // kept for the run: no growth slack times 10^5 entries
+  e.key = key;
   e.size = entry_size(values);
   e.values = std::move(values);
   return e;
@@ -44,12 +48,11 @@ std::uint64_t Corpus::longest_byte_value() const {
 }
 
 bool Corpus::add(CorpusEntry entry) {
-  std::uint64_t h = XXH3_64bits(entry.encoded.data(), entry.encoded.size());
-  auto [first, last] = by_hash_.equal_range(h);
+  auto [first, last] = by_hash_.equal_range(entry.key);
   for (auto it = first; it != last; ++it) {
-    if (entries_[it->second].encoded == entry.encoded) return false;
+    if (corpus::same_entry(entries_[it->second].values, entry.values)) return false;
   }
-  by_hash_.emplace(h, entries_.size());
+  by_hash_.emplace(entry.key, entries_.size());
   entries_.push_back(std::move(entry));
   return true;
 }

@@ -21,13 +21,15 @@ enum class Origin {
 
 struct CorpusEntry {
   std::string name;
-  Origin origin = Origin::Found;
   corpus::Entry values;
-  std::string encoded;           // the entry's v1 file bytes
+  // XXH3-64 of the entry's v1 file bytes: its content name (content_name.h) and its key in
+  // the baseline file. The bytes themselves are not kept: 10^5 entries are read at start.
+  std::uint64_t key = 0;
   std::uint64_t size = 0;        // bytes of its byte values
   std::uint64_t fuzz_calls = 0;  // times it was picked
   std::uint64_t found = 0;       // entries found while fuzzing it
   std::uint32_t owned = 0;       // features for which it is the smallest entry ("favored")
+  Origin origin = Origin::Found;
   // Counters (edges) that no earlier entry reached: where this entry opened new ground.
   // A few are kept; how many entries share them tells how rare the entry still is.
   std::vector<std::uint32_t> new_counters;
@@ -35,9 +37,11 @@ struct CorpusEntry {
 
 // An entry of these values, with its v1 encoding (none for an entry of no values) and size.
 CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values);
-// The same, with the encoding already made (corpus::encode(values)): a big cache encodes
-// its entries on all CPUs while it is read.
-CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::string encoded);
+// The same, with the key already made (XXH3-64 of corpus::encode(values)): a big cache
+// encodes its entries on all CPUs while it is read.
+CorpusEntry make_corpus_entry(std::string name, Origin origin, corpus::Entry values, std::uint64_t key);
+// XXH3-64 of an entry's v1 encoding (of nothing, for an entry of no values).
+std::uint64_t entry_key(const corpus::Entry& values);
 
 // Length of the longest []byte or string value of an entry (0 if it has none).
 std::uint64_t longest_byte_value(const corpus::Entry& values);

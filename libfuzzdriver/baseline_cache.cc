@@ -94,14 +94,27 @@ void BaselineCache::put(std::uint64_t key, const std::vector<std::uint32_t>& fea
 }
 
 void BaselineCache::save(const std::string& path, const std::string& identity) const {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(features_.size());
+  for (const auto& [key, features] : features_) keys.push_back(key);
+  write(path, serialize(identity, keys));
+}
+
+std::string BaselineCache::serialize(const std::string& identity, const std::vector<std::uint64_t>& keys) const {
   std::string out = kMagic + identity + "\n";
-  for (const auto& [key, features] : features_) {
+  for (std::uint64_t key : keys) {
+    const std::vector<std::uint32_t>* features = find(key);
+    if (features == nullptr) continue;
     put_raw(out, key);
-    put_raw(out, static_cast<std::uint32_t>(features.size()));
-    out.append(reinterpret_cast<const char*>(features.data()), features.size() * 4);
+    put_raw(out, static_cast<std::uint32_t>(features->size()));
+    out.append(reinterpret_cast<const char*>(features->data()), features->size() * 4);
   }
+  return out;
+}
+
+void BaselineCache::write(const std::string& path, const std::string& bytes) {
   make_directories(std::filesystem::path(path).parent_path());
-  write_file_atomic(path, out);
+  write_file_atomic(path, bytes);
 }
 
 }  // namespace cfuzz::driver

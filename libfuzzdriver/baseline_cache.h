@@ -40,6 +40,11 @@ class BaselineCache {
 
   // Writes it atomically for `identity`. Throws std::runtime_error when it cannot.
   void save(const std::string& path, const std::string& identity) const;
+  // The file's bytes for `identity`, holding only the entries of `keys` it knows (a run
+  // keeps only its corpus's entries); and their atomic write, as save does. Apart, so that
+  // a caller can take the bytes under its lock and write them outside it.
+  std::string serialize(const std::string& identity, const std::vector<std::uint64_t>& keys) const;
+  static void write(const std::string& path, const std::string& bytes);
 
  private:
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> features_;

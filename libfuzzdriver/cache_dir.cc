@@ -13,6 +13,7 @@
 
 #include <xxhash.h>
 
+#include "core/corpus.h"
 #include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
@@ -65,36 +66,52 @@ std::string cache_dir_for(const std::string& cachedir_flag, const std::string& t
 CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types,
                          const std::vector<std::string>& shapes) {
   CacheContents c;
+  c.skipped = read_cache(dir, types, shapes, [&](CachedEntry&& e) { c.entries.push_back(std::move(e)); });
+  return c;
+}
+
+std::vector<std::string> read_cache(const std::string& dir, const std::vector<corpus::Type>& types,
+                                    const std::vector<std::string>& shapes,
+                                    const std::function<void(CachedEntry&&)>& take,
+                                    const std::function<void(std::size_t)>& files) {
+  std::vector<std::string> skipped;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return c;
+  if (!fs::is_directory(dir, ec)) return skipped;
   remove_stale_temporary_files(dir);
-  // Read and decoded on all CPUs: a cache of 10^5 entries is read at every start.
   std::vector<std::string> names = corpus::list_corpus_file_names(dir);
-  std::vector<std::optional<corpus::Entry>> read(names.size());
-  std::vector<std::string> encoded(names.size());
-  std::vector<std::string> errors(names.size());
+  if (files) files(names.size());
+  // Read and decoded on all CPUs, a slice at a time: the slice's buffers are all this adds
+  // to what the caller keeps.
+  constexpr std::size_t kSlice = 4096;
+  std::vector<std::optional<corpus::Entry>> read(std::min(kSlice, names.size()));
+  std::vector<std::uint64_t> keys(read.size());
+  std::vector<std::string> errors(read.size());
   std::string prefix = dir + "/";
-  parallel_for(names.size(), [&](std::size_t i) {
-    std::string path = prefix + names[i];
-    try {
-      corpus::Entry e = corpus::read_file(path);
-      corpus::check_types(e, types, path);
-      core::check_shapes(e, shapes, path);
-      if (!e.empty()) encoded[i] = corpus::encode(e);
-      read[i] = std::move(e);
-    } catch (const std::exception& e) {
-      errors[i] = e.what();
-    }
-  });
-  c.entries.reserve(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (read[i]) {
-      c.entries.push_back(CachedEntry{std::move(names[i]), std::move(*read[i]), std::move(encoded[i])});
-    } else {
-      c.skipped.push_back(std::move(errors[i]));
+  for (std::size_t start = 0; start < names.size(); start += kSlice) {
+    std::size_t n = std::min(kSlice, names.size() - start);
+    parallel_for(n, [&](std::size_t i) {
+      std::string path = prefix + names[start + i];
+      try {
+        corpus::Entry e = corpus::read_file(path);
+        corpus::check_types(e, types, path);
+        core::check_shapes(e, shapes, path);
+        keys[i] = core::entry_key(e);
+        read[i] = std::move(e);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+      if (read[i]) {
+        take(CachedEntry{std::move(names[start + i]), std::move(*read[i]), keys[i]});
+        read[i].reset();
+      } else {
+        skipped.push_back(std::move(errors[i]));
+        errors[i].clear();
+      }
     }
   }
-  return c;
+  return skipped;
 }
 
 std::string save_to_cache(const std::string& dir, const corpus::Entry& entry) {

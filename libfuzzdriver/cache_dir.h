@@ -9,6 +9,9 @@
 // `--cachedir DIR` names the target's directory itself: entries go to DIR/<FuzzName>/.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +32,7 @@ std::string target_cache_dir(const std::string& cachedir_flag, const std::string
 struct CachedEntry {
   std::string name;  // file name
   corpus::Entry values;
-  std::string encoded;  // corpus::encode(values), when load_cache read it; else empty
+  std::optional<std::uint64_t> key;  // core::entry_key(values), when load_cache read it
 };
 
 struct CacheContents {
@@ -42,6 +45,14 @@ struct CacheContents {
 // `shapes`: of the typed values (TestInfo::shapes), checked as core::check_shapes does.
 CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types,
                          const std::vector<std::string>& shapes = {});
+
+// The same, handing each entry to `take` (on this thread, in name order) as it is read, so
+// that a cache of 10^5 entries is never held twice; `files` hears first how many files
+// there are. Returns the unusable files' reasons.
+std::vector<std::string> read_cache(const std::string& dir, const std::vector<corpus::Type>& types,
+                                    const std::vector<std::string>& shapes,
+                                    const std::function<void(CachedEntry&&)>& take,
+                                    const std::function<void(std::size_t)>& files = {});
 
 // Writes one entry (atomically, named by content hash) and returns its file name.
 std::string save_to_cache(const std::string& dir, const corpus::Entry& entry);

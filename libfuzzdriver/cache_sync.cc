@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include <xxhash.h>
+
 #include "corpus_format/codec.h"
 
 namespace cfuzz::driver {
@@ -18,6 +20,8 @@ constexpr std::chrono::seconds kTimestampSlack{2};
 bool same_time(const timespec& a, const timespec& b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
 
 }  // namespace
+
+std::uint64_t CacheWatcher::hash_of(std::string_view name) { return XXH3_64bits(name.data(), name.size()); }
 
 std::vector<CachedEntry> CacheWatcher::new_entries() {
   auto started = std::chrono::steady_clock::now();
@@ -52,9 +56,8 @@ std::vector<CachedEntry> CacheWatcher::new_entries() {
       std::string_view name = e->d_name;
       if (name.empty() || name[0] == '.') continue;  // hidden, and write_file_atomic's temporaries
       if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) continue;
-      if (seen_.find(name) != seen_.end()) continue;
+      if (!seen_.insert(hash_of(name)).second) continue;
       fresh.emplace_back(name);
-      seen_.emplace(name);
     }
   }
   for (const std::string& name : fresh) {

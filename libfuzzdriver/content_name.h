@@ -2,6 +2,7 @@
 // twice gives one file and a name says nothing beyond the content.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,5 +12,7 @@ namespace cfuzz::driver {
 // "3f2a9c0d1b7e4a65". (Go names its files by SHA-256; cfuzz hashes with xxHash, which
 // it uses everywhere else too. Names only need to be stable and distinct.)
 std::string content_name(std::string_view file_bytes);
+// The same name, from the hash already taken.
+std::string content_name(std::uint64_t xxh3_of_file_bytes);
 
 }  // namespace cfuzz::driver

@@ -84,15 +84,17 @@ void Coordinator::load_corpus() {
   if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) remove_stale_temporary_files(testdata);
   for (auto& [name, values] : read_testdata(target_, test_)) add(name, core::Origin::Testdata, std::move(values));
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
-  CacheContents cached = load_cache(cache_dir_, test_.types, test_.shapes);
-  corpus_.reserve(corpus_.size() + cached.entries.size() + 1024);  // and room to grow
-  for (auto& c : cached.entries) {
-    watcher_->note_known(c.name);
-    corpus_.add(core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), std::move(c.encoded)));
-  }
-  if (!cached.skipped.empty()) {
-    reporter_.warning("skipped " + std::to_string(cached.skipped.size()) + " unusable cache file(s) in " + cache_dir_ +
-                      " (first: " + cached.skipped.front() + ")");
+  std::vector<std::string> skipped = read_cache(
+      cache_dir_, test_.types, test_.shapes,
+      [&](CachedEntry&& c) {
+        watcher_->note_known(c.name);
+        corpus_.add(c.key ? core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), *c.key)
+                          : core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values)));
+      },
+      [&](std::size_t files) { corpus_.reserve(corpus_.size() + files + 1024); });  // and room to grow
+  if (!skipped.empty()) {
+    reporter_.warning("skipped " + std::to_string(skipped.size()) + " unusable cache file(s) in " + cache_dir_ +
+                      " (first: " + skipped.front() + ")");
   }
 }
 
@@ -282,7 +284,7 @@ void Coordinator::sync_from_cache() {
 
 void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>& features) {
   corpus_.set_features(i, features);
-  baseline_cache_.put(BaselineCache::key_of(corpus_.at(i).encoded), features);
+  baseline_cache_.put(corpus_.at(i).key, features);
 }
 
 std::size_t Coordinator::use_baseline_cache() {
@@ -293,7 +295,7 @@ std::size_t Coordinator::use_baseline_cache() {
     const core::CorpusEntry& e = corpus_.at(i);
     // Seeds and testdata always run: a failing one is a failing test, and they are few.
     const std::vector<std::uint32_t>* features =
-        e.origin == core::Origin::Cache ? baseline_cache_.find(BaselineCache::key_of(e.encoded)) : nullptr;
+        e.origin == core::Origin::Cache ? baseline_cache_.find(e.key) : nullptr;
     bool fits = features != nullptr &&
                 std::all_of(features->begin(), features->end(), [&](std::uint32_t f) { return f / 8 < mask_.size(); });
     if (!fits) {
@@ -311,19 +313,21 @@ std::size_t Coordinator::use_baseline_cache() {
 void Coordinator::save_baseline_cache() {
   // Only this corpus's entries: one that left the cache (corpus minimize, a user's rm)
   // leaves the file too, so that it does not grow run after run.
-  BaselineCache kept;
+  std::string bytes;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (binary_identity_.empty()) return;
+    std::vector<std::uint64_t> kept;
     for (std::size_t i = 0; i < corpus_.size(); ++i) {
-      std::uint64_t key = BaselineCache::key_of(corpus_.at(i).encoded);
-      if (const auto* features = baseline_cache_.find(key)) kept.put(key, *features);
+      std::uint64_t key = corpus_.at(i).key;
+      if (baseline_cache_.find(key) != nullptr) kept.push_back(key);
     }
     if (!baseline_cache_.changed() && kept.size() == baseline_cache_.size()) return;
+    bytes = baseline_cache_.serialize(binary_identity_, kept);
     baseline_cache_.mark_written();
   }
   try {
-    kept.save(BaselineCache::path_for(cache_dir_), binary_identity_);
+    BaselineCache::write(BaselineCache::path_for(cache_dir_), bytes);
   } catch (const std::exception& e) {
     reporter_.warning(std::string("cannot keep the baseline for the next run: ") + e.what());
   }

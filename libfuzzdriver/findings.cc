@@ -117,7 +117,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   }
 
   core::CorpusEntry e = core::make_corpus_entry("", core::Origin::Found, best);
-  e.name = content_name(e.encoded);
+  e.name = content_name(e.key);
   std::size_t added;
   std::uint64_t execs;
   std::vector<std::uint32_t> features = core::Corpus::features_of(snapshot.data(), n);

@@ -372,7 +372,7 @@ class FrontEnd {
     std::vector<std::uint32_t> features = core::Corpus::features_of(shm_.snapshot(), n);
     if (core::merge_into_mask(shm_.mask(), shm_.snapshot(), n) == 0) return false;
     core::CorpusEntry e = core::make_corpus_entry(name, write ? core::Origin::Found : core::Origin::Testdata, entry);
-    std::string unit = raw_ ? raw_bytes(entry) : e.encoded;
+    std::string unit = raw_ ? raw_bytes(entry) : corpus::encode(entry);
     if (e.name.empty()) {
       char hex[core::kSha1HexSize + 1];
       core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);

@@ -16,7 +16,8 @@ CorpusEntry entry(std::string name, std::string encoded, std::uint64_t size = 10
                   std::uint64_t found = 0) {
   CorpusEntry e;
   e.name = std::move(name);
-  e.encoded = std::move(encoded);
+  e.values = {corpus::Bytes(encoded.begin(), encoded.end())};
+  e.key = entry_key(e.values);
   e.size = size;
   e.fuzz_calls = fuzz_calls;
   e.found = found;
