@@ -77,17 +77,26 @@ std::string_view first_word(const char* s) {
 
 }  // namespace
 
+namespace {
+
+// A stack overflow's site moves with the stack's starting alignment (the environment's
+// size): it says nothing about the bug.
+bool site_matters(const FailureRecord& r) { return std::strstr(r.detail, "stack-overflow") == nullptr; }
+
+std::string signature(const FailureRecord& r, bool with_site) {
+  std::string key = std::to_string(r.kind) + "|" + r.detail;
+  if (r.kind == static_cast<std::uint32_t>(FailureKind::Exit)) key += "|exit " + std::to_string(r.exit_code);
+  if (with_site && site_matters(r)) key += "|" + std::string(first_word(r.site));
+  return key;
+}
+
+}  // namespace
+
+std::string failure_signature(const FailureRecord& r) { return signature(r, true); }
+
 bool same_failure(const FailureRecord& a, const FailureRecord& b) {
-  if (a.kind != b.kind) return false;
-  if (std::strcmp(a.detail, b.detail) != 0) return false;
-  if (a.kind == static_cast<std::uint32_t>(FailureKind::Exit) && a.exit_code != b.exit_code) {
-    return false;
-  }
-  if (a.site[0] == '\0' || b.site[0] == '\0') return true;
-  // A stack overflow strikes wherever the stack happens to run out, which moves with the
-  // stack's starting alignment (the environment's size); its site says nothing.
-  if (std::strstr(a.detail, "stack-overflow") != nullptr) return true;
-  return first_word(a.site) == first_word(b.site);
+  bool both_sites = a.site[0] != '\0' && b.site[0] != '\0';
+  return signature(a, both_sites) == signature(b, both_sites);
 }
 
 std::string failure_summary(const FailureRecord& r, bool with_site) {

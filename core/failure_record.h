@@ -68,8 +68,12 @@ void failure_clear(FailureRecord& r);
 // characters, and an unknown kind becomes a corrupted-channel failure.
 FailureRecord failure_from_worker(const FailureRecord& shared);
 
-// Two failures are "the same" when kind and detail agree and, where both know their site,
-// the sites agree. Used by minimization and by --keepfuzzing deduplication.
+// The one rule for "the same bug": kind and detail agree, an exit's code too, and the
+// function of the failing site, except for a stack overflow, which strikes wherever the
+// stack runs out. `failure_signature` is that as a key (--keepfuzzing saves one input per
+// key; runs sharing a cache claim one reproducer per key). `same_failure` also accepts a
+// record that does not know its site (minimization compares with what it first saw).
+std::string failure_signature(const FailureRecord& r);
 bool same_failure(const FailureRecord& a, const FailureRecord& b);
 
 // One line: "deadly signal SIGSEGV at target+0x1234", "AddressSanitizer: heap-buffer-overflow

@@ -47,12 +47,6 @@ std::string input_summary(const corpus::Entry& e, const std::vector<std::string>
   return lines + " (" + std::to_string(core::entry_size(e)) + " bytes)";
 }
 
-std::string failure_signature(const core::FailureRecord& r) {
-  std::string site = r.site;
-  if (auto sp = site.find(' '); sp != std::string::npos) site.resize(sp);
-  return std::to_string(r.kind) + "|" + r.detail + "|" + site + "|" + std::to_string(r.exit_code);
-}
-
 }  // namespace
 
 void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
@@ -197,7 +191,7 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
   // Runs sharing the cache that find the same failure write one reproducer between them.
   FailureClaim claim((fs::path(cache_dir_).parent_path() / ".claims").string(), test_.name,
-                     failure_signature(r->failure), wall_start_);
+                     core::failure_signature(r->failure), wall_start_);
   if (!claim.acquire()) {
     fs::path other = claim.other_path();
     r->written_by_other_run = true;
@@ -237,7 +231,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (opts_.keep_fuzzing && seed == nullptr) {
-      if (!failure_signatures_.insert(failure_signature(failure)).second) return;  // seen it
+      if (!failure_signatures_.insert(core::failure_signature(failure)).second) return;  // seen it
     } else {
       if (failure_claimed_) return;  // another worker's failure ends the run
       failure_claimed_ = true;

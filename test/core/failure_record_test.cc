@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -63,6 +64,36 @@ TEST(FailureRecord, AStackOverflowIsTheSameWhereverTheStackRanOut) {
   // ...but only a stack overflow: the same sites with another detail differ.
   EXPECT_FALSE(same_failure(record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x10"),
                             record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x4444")));
+}
+
+// The key --keepfuzzing and the shared cache's claims go by follows the same rule: one
+// stack overflow, wherever it struck, is saved once.
+TEST(FailureRecord, TheSignatureFollowsTheSameRule) {
+  auto key = [](const FailureRecord& r) { return failure_signature(r); };
+  EXPECT_EQ(key(record(FailureKind::Sanitizer, "stack-overflow", "t+0x10")),
+            key(record(FailureKind::Sanitizer, "stack-overflow", "t+0x4444 t+0x10")));
+  EXPECT_NE(key(record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x10")),
+            key(record(FailureKind::Sanitizer, "heap-use-after-free", "t+0x4444")));
+  EXPECT_EQ(key(record(FailureKind::Signal, "SIGSEGV", "t+0x10 t+0x20")),
+            key(record(FailureKind::Signal, "SIGSEGV", "t+0x10 other+0x99")));
+  EXPECT_NE(key(record(FailureKind::Signal, "SIGSEGV", "t+0x10")),
+            key(record(FailureKind::Signal, "SIGBUS", "t+0x10")));
+  EXPECT_NE(key(record(FailureKind::Exit, "exit", "", "", 3)), key(record(FailureKind::Exit, "exit", "", "", 4)));
+  // An exit code says nothing of a signal's failure (the record keeps what the worker saw).
+  EXPECT_EQ(key(record(FailureKind::Signal, "SIGABRT", "t+0x10", "", 0)),
+            key(record(FailureKind::Signal, "SIGABRT", "t+0x10", "", 134)));
+  // Wherever same_failure and the signature both judge, they agree.
+  std::vector<FailureRecord> all = {
+      record(FailureKind::Sanitizer, "stack-overflow", "t+0x10"),
+      record(FailureKind::Sanitizer, "stack-overflow", "u+0x1"),
+      record(FailureKind::Signal, "SIGSEGV", "t+0x10"),
+      record(FailureKind::Signal, "SIGSEGV", "t+0x11"),
+      record(FailureKind::Exit, "exit", "a+0x1", "", 3),
+      record(FailureKind::Exit, "exit", "a+0x1", "", 5),
+  };
+  for (const auto& a : all) {
+    for (const auto& b : all) EXPECT_EQ(same_failure(a, b), key(a) == key(b)) << key(a) << " / " << key(b);
+  }
 }
 
 TEST(FailureRecord, ExitsAreTheSameOnlyWithTheSameExitCode) {
