@@ -45,9 +45,8 @@ class Cursor {
 std::uint64_t packed_size(const corpus::Entry& e) {
   std::uint64_t n = sizeof(std::uint32_t);
   for (const corpus::Value& v : e) {
-    n += 1 + sizeof(std::uint64_t);
-    if (const auto* b = std::get_if<corpus::Bytes>(&v)) n += b->size();
-    if (const auto* s = std::get_if<std::string>(&v)) n += s->size();
+    auto bytes = byte_value(v);
+    n += 1 + sizeof(std::uint64_t) + (bytes ? bytes->size() : 0);
   }
   return n;
 }
@@ -63,18 +62,10 @@ std::size_t pack_batch(std::uint8_t* area, std::uint64_t size, const std::vector
     put(area, at, static_cast<std::uint32_t>(e->size()));
     for (const corpus::Value& v : *e) {
       put(area, at, static_cast<std::uint8_t>(v.index()));
-      const std::uint8_t* data = nullptr;
-      std::uint64_t len = 0;
-      if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
-        data = b->data();
-        len = b->size();
-      } else if (const auto* s = std::get_if<std::string>(&v)) {
-        data = reinterpret_cast<const std::uint8_t*>(s->data());
-        len = s->size();
-      }
-      put(area, at, data != nullptr ? len : scalar_bits(v));
-      if (len != 0) std::memcpy(area + at, data, len);
-      at += len;
+      auto bytes = byte_value(v);
+      put(area, at, bytes ? std::uint64_t{bytes->size()} : scalar_bits(v));
+      if (bytes && !bytes->empty()) std::memcpy(area + at, bytes->data(), bytes->size());
+      at += bytes ? bytes->size() : 0;
     }
     ++count;
   }

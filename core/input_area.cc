@@ -34,6 +34,14 @@ std::uint64_t scalar_bits(const corpus::Value& v) {
       v);
 }
 
+std::optional<std::span<const std::uint8_t>> byte_value(const corpus::Value& v) {
+  if (const auto* b = std::get_if<corpus::Bytes>(&v)) return std::span<const std::uint8_t>(*b);
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    return std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(s->data()), s->size());
+  }
+  return std::nullopt;
+}
+
 corpus::Value scalar_from_bits(Type t, std::uint64_t bits) {
   switch (t) {
     case Type::Bool: return bits != 0;
@@ -88,17 +96,10 @@ void store_entry(InputAreaHeader& area, const corpus::Entry& entry, std::uint64_
     SlotHeader& slot = area.slots[i];
     slot = SlotHeader{};
     slot.type = static_cast<std::uint8_t>(v.index());
-    const std::uint8_t* data = nullptr;
-    std::size_t len = 0;
-    if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
-      data = b->data();
-      len = b->size();
-    } else if (const auto* s = std::get_if<std::string>(&v)) {
-      data = reinterpret_cast<const std::uint8_t*>(s->data());
-      len = s->size();
-    } else {
-      slot.bits = scalar_bits(v);
-    }
+    auto bytes = byte_value(v);
+    const std::uint8_t* data = bytes ? bytes->data() : nullptr;
+    std::size_t len = bytes ? bytes->size() : 0;
+    if (!bytes) slot.bits = scalar_bits(v);
     if (len > capacity) {
       throw std::length_error("value " + std::to_string(i) + " is " + std::to_string(len) + " bytes, more than the " +
                               std::to_string(capacity) + " bytes shared memory holds per value");

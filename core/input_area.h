@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "core/shm_layout.h"
@@ -12,6 +14,8 @@ namespace cfuzz::core {
 // The 64-bit slot payload of a scalar value: integers sign- or zero-extended, bool as 0/1,
 // floats as their bit pattern (float32 in the low half).
 std::uint64_t scalar_bits(const corpus::Value& v);
+// The bytes of a []byte or string value; nullopt for a scalar.
+std::optional<std::span<const std::uint8_t>> byte_value(const corpus::Value& v);
 corpus::Value scalar_from_bits(corpus::Type t, std::uint64_t bits);
 
 // `area_size` is how many bytes the caller knows the area spans (its own geometry, not the
