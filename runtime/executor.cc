@@ -5,6 +5,7 @@
 #include "core/input_area.h"
 #include "runtime/crash_handler.h"
 #include "runtime/registry.h"
+#include "runtime/stack_depth_feature.h"
 #include "runtime/stack_limit.h"
 
 namespace cfuzz::runtime {
@@ -33,6 +34,7 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
       if (after_decode_ != nullptr) after_decode_(after_decode_ctx_);
     }
     if (in_domain) {
+      stack_depth_begin();
       stack_limit_begin(stack_limit_kb_);
       call_fuzz_function(fn_, t_, args);
     } else if (skip_out_of_domain_) {
@@ -54,6 +56,7 @@ RunResult Executor::run(const detail::ArgView* args, std::string_view input_name
     failure->kind = static_cast<std::uint32_t>(core::FailureKind::Exception);
     core::failure_set(failure->detail, detail::current_exception_type());
   }
+  stack_depth_end();
   bool too_deep = stack_limit_end();
   if (input_.has_cleanups()) input_.run_cleanups();
   detail::running_input() = nullptr;

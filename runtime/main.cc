@@ -16,6 +16,7 @@
 #include "runtime/libfuzzer_options.h"
 #include "runtime/pc_table.h"
 #include "runtime/registry.h"
+#include "runtime/stack_depth_feature.h"
 #include "runtime/stack_limit.h"
 #include "runtime/standalone_runner.h"
 #include "runtime/target_main.h"
@@ -187,6 +188,7 @@ bool internal_mode(int argc, char** argv) {
 }  // namespace
 
 int cfuzz::runtime::target_main(int argc, char** argv) {
+  cfuzz::runtime::register_stack_depth_counters();
   cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
   if (!internal_mode(argc, argv) && cfuzz::runtime::wants_libfuzzer_front_end(argc, argv)) {
     auto dups = cfuzz::runtime::duplicate_tests();

@@ -12,6 +12,7 @@
 #include "core/rpc.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/registry.h"
+#include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -55,10 +56,15 @@ int print_pc_table() {
   std::string out;
   std::vector<bool> named(modules.size(), false);  // its "module" line written
   std::string lines;
-  for (std::size_t k = 0; k < r.region_count; ++k) {
+  for (std::size_t k = 0, t = 0; k < r.region_count; ++k) {
+    // The runtime's stack-depth steps are counters of no code.
+    if (is_stack_depth_region(r.regions[k])) {
+      for (std::size_t i = 0; i < r.regions[k].size; ++i) lines += "-1 0x0 0 0\n";
+      continue;
+    }
     // Each module registers its counters and then its PC table, one entry per counter.
-    if (k >= r.pc_table_count ||
-        static_cast<std::size_t>(r.pc_tables[k].end - r.pc_tables[k].begin) != 2 * r.regions[k].size) {
+    if (t >= r.pc_table_count ||
+        static_cast<std::size_t>(r.pc_tables[t].end - r.pc_tables[t].begin) != 2 * r.regions[k].size) {
       std::fprintf(stderr,
                    "cfuzz: module %zu has no PC table matching its counters (built without "
                    "-fsanitize-coverage=pc-table?)\n",
@@ -66,7 +72,7 @@ int print_pc_table() {
       return 2;
     }
     for (std::size_t i = 0; i < r.regions[k].size; ++i) {
-      const std::uintptr_t* e = r.pc_tables[k].begin + 2 * i;
+      const std::uintptr_t* e = r.pc_tables[t].begin + 2 * i;
       int at_startup = r.regions[k].begin[i] != 0 ? 1 : 0;
       std::uintptr_t pc = e[0];
       std::size_t m = 0;
@@ -88,6 +94,7 @@ int print_pc_table() {
       std::snprintf(buf, sizeof buf, "%zu 0x%" PRIxPTR " %" PRIuPTR " %d\n", m, pc - modules[m].bias, e[1], at_startup);
       lines += buf;
     }
+    ++t;
   }
   out += lines;
   int fd = fcntl(core::rpc::kRequestFd, F_GETFD) != -1 ? core::rpc::kRequestFd : STDOUT_FILENO;

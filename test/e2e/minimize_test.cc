@@ -1,5 +1,6 @@
 // `cfuzz minimize` and `cfuzz corpus minimize` on real targets.
 #include <random>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -162,6 +163,22 @@ TEST(CorpusMinimize, RedundantCorpusKeepsFullCoverageWithFarFewerEntries) {
   ASSERT_EQ(again.exit_code, 0) << again.all();
   EXPECT_EQ(features_of(again), features_of(r)) << r.out << again.out;
   EXPECT_EQ(files_in(dir / "out2").size(), kept.size());
+}
+
+// libFuzzer's stack-depth feature: two inputs with the same edges and hit counts, one
+// taking the stack 12 KiB deeper, are both kept; two of the same depth are one.
+TEST(CorpusMinimize, AnInputThatOnlyGoesDeeperIsKept) {
+  TempDir dir;
+  write_file(dir / "in/shallow", "go test fuzz v1\n[]byte(\"\\x01\")\n");
+  write_file(dir / "in/shallow_too", "go test fuzz v1\n[]byte(\"\\x01\\x01\")\n");
+  write_file(dir / "in/deep", "go test fuzz v1\n[]byte(\"\\xc8\")\n");
+  auto r = run({cfuzz(), "corpus", "minimize", (dir / "in").string(), "--target", target("stack_depth"), "-o",
+                (dir / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.all();
+  std::set<std::string> kept;
+  for (const auto& f : files_in(dir / "out")) kept.insert(read_file(f));
+  EXPECT_EQ(kept.size(), 2u) << r.out;
+  EXPECT_TRUE(kept.count("go test fuzz v1\n[]byte(\"\\xc8\")\n")) << r.out;
 }
 
 }  // namespace
