@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "core/coverage.h"
+#include "runtime/stack_limit.h"
 
 namespace cfuzz::runtime {
 
@@ -26,10 +27,35 @@ void register_stack_depth_counters();
 bool is_stack_depth_region(const core::CounterRegion& r);
 
 // The step of a depth in bytes, 0 for none; libFuzzer's step function of depth / 8.
-std::uint32_t stack_depth_step(std::uintptr_t depth_bytes);
+inline std::uint32_t stack_depth_step(std::uintptr_t depth_bytes) {
+  std::uintptr_t a = depth_bytes / 8;
+  if (a == 0) return 0;
+  auto log2 = static_cast<std::uint32_t>(63 - __builtin_clzll(a));
+  if (log2 < 3) return static_cast<std::uint32_t>(a);
+  log2 -= 3;
+  return (log2 + 1) * 8 + static_cast<std::uint32_t>((a >> log2) & 7);
+}
 
-// Around one execution of the fuzz function, on the thread that runs it.
-void stack_depth_begin();
-void stack_depth_end();
+namespace stack_depth_detail {
+extern std::uint8_t g_stack_depth_counters[kStackDepthCounters];
+extern thread_local std::uintptr_t t_stack_depth_base;  // the stack pointer the depth is measured from
+// The hit count that core::bucket_counter turns into bucket `bit`.
+inline constexpr std::uint8_t kCountForBucket[8] = {1, 2, 3, 4, 8, 16, 32, 128};
+}  // namespace stack_depth_detail
+
+// Around one execution of the fuzz function, on the thread that runs it. Inline: they run
+// on every execution.
+inline void stack_depth_begin() {
+  stack_depth_detail::t_stack_depth_base = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  __sancov_lowest_stack = stack_depth_detail::t_stack_depth_base;
+}
+
+inline void stack_depth_end() {
+  std::uintptr_t base = stack_depth_detail::t_stack_depth_base, lowest = __sancov_lowest_stack;
+  if (base == 0 || lowest >= base) return;
+  std::uint32_t step = stack_depth_step(base - lowest);
+  if (step == 0 || step >= 8 * kStackDepthCounters) return;
+  stack_depth_detail::g_stack_depth_counters[step / 8] = stack_depth_detail::kCountForBucket[step % 8];
+}
 
 }  // namespace cfuzz::runtime
