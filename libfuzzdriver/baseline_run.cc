@@ -8,7 +8,6 @@
 #include "core/input_area.h"
 #include "core/rpc.h"
 #include "libfuzzdriver/coordinator.h"
-#include "libfuzzdriver/sanitizer_report.h"
 
 namespace cfuzz::driver {
 
@@ -151,23 +150,14 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   settle(job.limit, ran);
   std::size_t after = failed < sent ? failed + 1 : features.size();  // the first input not accounted for
   if (failed < sent) {
-    const core::CorpusEntry& e = entries[failed];
-    bool skip = false;
-    if (r.kind == CallOutcome::Kind::Ok) {
-      // An input this fuzz function's domains exclude fails as a seed; anything else (the
-      // cache, after the domains changed) is skipped.
-      skip = (failure.flags & core::kFailureOutOfDomain) != 0 && as_seed(e) == nullptr;
-      if (skip) {
-        std::string message = failure.message;
-        while (!message.empty() && message.back() == '\n') message.pop_back();
-        reporter_.warning("skipped an input out of the fuzz function's domains: " + message);
-      } else {
-        refine_from_sanitizer_report(failure, w.output());
-      }
-    }
     // Claimed (and the run stopped) before the entry counts as done, or the last baseline
     // entry would let other workers start fuzzing first.
-    if (!skip) handle_failure(w, failure, e.values, w.output(), as_seed(e));
+    const core::CorpusEntry& e = entries[failed];
+    if (r.kind == CallOutcome::Kind::Ok) {
+      handle_reported_failure(w, failure, e.values, as_seed(e));
+    } else {
+      handle_failure(w, failure, e.values, w.output(), as_seed(e));
+    }
   }
   if (!lost.empty()) {
     reporter_.warning("worker " + std::to_string(w.index()) + ": " + lost + "; restarting it");

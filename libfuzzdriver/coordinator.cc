@@ -549,18 +549,8 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
   if (r.kind == CallOutcome::Kind::Ok) {
     if (r.result.get<rpc::ExecResult>().status != rpc::status::kFailure) return OnceResult::Passed;
-    core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
-    // An input this fuzz function's domains exclude fails as a seed; anything else (the
-    // cache, after the domains changed) is skipped.
-    if ((rec.flags & core::kFailureOutOfDomain) != 0 && as_seed == nullptr) {
-      std::string why = rec.message;
-      while (!why.empty() && why.back() == '\n') why.pop_back();
-      reporter_.warning("skipped an input out of the fuzz function's domains: " + why);
-      return OnceResult::OutOfDomain;
-    }
-    refine_from_sanitizer_report(rec, w.output());
-    handle_failure(w, rec, values, w.output(), as_seed);
-    return OnceResult::Failed;
+    bool handled = handle_reported_failure(w, core::failure_from_worker(shm.header().failure), values, as_seed);
+    return handled ? OnceResult::Failed : OnceResult::OutOfDomain;
   }
   if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
     handle_failure(w, r.failure, values, w.output(), as_seed);
@@ -570,6 +560,21 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
   reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
   w.kill();
   return OnceResult::Lost;
+}
+
+bool Coordinator::handle_reported_failure(Worker& w, core::FailureRecord rec, const corpus::Entry& values,
+                                          const core::CorpusEntry* as_seed) {
+  // An input this fuzz function's domains exclude fails as a seed; anything else (the
+  // cache, after the domains changed) is skipped.
+  if ((rec.flags & core::kFailureOutOfDomain) != 0 && as_seed == nullptr) {
+    std::string why = rec.message;
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    reporter_.warning("skipped an input out of the fuzz function's domains: " + why);
+    return false;
+  }
+  refine_from_sanitizer_report(rec, w.output());
+  handle_failure(w, rec, values, w.output(), as_seed);
+  return true;
 }
 
 void Coordinator::run_sync(Worker& w, const Job& job) {

@@ -100,6 +100,10 @@ class Coordinator {
   // else (killed from outside) and was restarted.
   enum class OnceResult { Passed, Failed, Lost, OutOfDomain };
   OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const core::CorpusEntry* as_seed);
+  // A failure an exec or exec_batch call reported (the worker lives): handled, with what
+  // the sanitizer printed; false when it was an input out of the domains, skipped.
+  bool handle_reported_failure(Worker& w, core::FailureRecord rec, const corpus::Entry& values,
+                               const core::CorpusEntry* as_seed);
   bool start_worker(Worker& w);
   void request_stop();
 

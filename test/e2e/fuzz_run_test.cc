@@ -351,9 +351,7 @@ TEST_F(FuzzRun, AHundredThousandEntryCacheLoadsFuzzesAndLosesNothingWhenInterrup
   }
   Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel", "2"},
                 {.cwd = dir.str()});
-  for (int i = 0; i < 2400 && bg.out_so_far().find("now fuzzing") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  bg.wait_for_output("now fuzzing", std::chrono::seconds(120));
   bg.signal(SIGINT);
   auto first = bg.wait(std::chrono::seconds(60));
   ASSERT_EQ(first.exit_code, 0) << first.all();
@@ -389,9 +387,7 @@ TEST_F(FuzzRun, InterruptStopsCleanlyWithExitZero) {
   used_.insert("exec_counter");
   Background bg({cfuzz(), "run", target("exec_counter"), "--cachedir", (dir / "cache").string(), "--parallel", "2"},
                 {.cwd = dir.str()});
-  for (int i = 0; i < 200 && bg.out_so_far().find("now fuzzing") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  bg.wait_for_output("now fuzzing", std::chrono::seconds(10));
   bg.signal(SIGINT);
   auto r = bg.wait(std::chrono::seconds(20));
   EXPECT_FALSE(r.timed_out);

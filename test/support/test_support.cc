@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "libfuzzdriver/process.h"
 
@@ -119,6 +120,15 @@ CommandResult Background::wait(std::chrono::seconds timeout) {
 }
 
 std::string Background::out_so_far() const { return read_file(impl_->dir / "out"); }
+
+bool Background::wait_for_output(const std::string& text, std::chrono::milliseconds within) const {
+  auto deadline = std::chrono::steady_clock::now() + within;
+  for (;;) {
+    if (out_so_far().find(text) != std::string::npos) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
 
 TempDir::TempDir() {
   std::string pattern = (fs::temp_directory_path() / "cfuzz-test-XXXXXX").string();

@@ -44,6 +44,8 @@ class Background {
   CommandResult wait(std::chrono::seconds timeout = std::chrono::seconds(300));
   // What it has written to stdout so far.
   std::string out_so_far() const;
+  // Waits until stdout holds `text`, for at most `within`; whether it came.
+  bool wait_for_output(const std::string& text, std::chrono::milliseconds within) const;
 
  private:
   struct Impl;
