@@ -1,7 +1,7 @@
 // The baseline: before fuzzing, every corpus entry the last run of this binary did not
 // measure runs once, and its coverage goes into the mask and the entry's schedule. Entries
-// go to workers in batches (core/exec_batch.h), one RPC call for up to
-// kBaselineBatch entries.
+// go to workers in batches (core/exec_batch.h), one RPC call per batch; the scheduler
+// (scheduler.h) says which entries, and how many at a time.
 #include <algorithm>
 
 #include "core/exec_batch.h"
@@ -15,9 +15,6 @@ namespace rpc = core::rpc;
 using std::chrono::milliseconds;
 
 namespace {
-
-// Enough to make the call's own cost small beside the entries' on the emptiest target.
-constexpr std::size_t kBaselineBatch = 256;
 
 const core::CorpusEntry* as_seed(const core::CorpusEntry& e) {
   // A failing seed or testdata file is reported as a failing test.
@@ -35,36 +32,17 @@ bool current_holds(SharedMemory& shm, const corpus::Entry& values) {
 
 }  // namespace
 
-Coordinator::Job Coordinator::take_baseline_batch(std::uint64_t budget) {
-  std::size_t left = baseline_retry_.size() + (baseline_queue_.size() - baseline_next_);
-  // Guided self-scheduling: a share of what is left, so that the last batches are small.
-  std::size_t want = std::clamp<std::size_t>(left / (2 * static_cast<std::size_t>(parallel_)), 1, kBaselineBatch);
-  want = static_cast<std::size_t>(std::min<std::uint64_t>(want, budget));
-  Job j;
-  j.kind = Job::Kind::Baseline;
-  while (j.batch.size() < want && !baseline_retry_.empty()) {
-    j.batch.push_back(baseline_retry_.back());
-    baseline_retry_.pop_back();
-  }
-  while (j.batch.size() < want && baseline_next_ < baseline_queue_.size()) {
-    j.batch.push_back(baseline_queue_[baseline_next_++]);
-  }
-  j.limit = j.batch.size();
-  if (opts_.fuzztime.count) execs_reserved_ += j.limit;
-  return j;
-}
-
 void Coordinator::baseline_passed(std::size_t index, const std::vector<std::uint32_t>& features) {
   for (std::uint32_t f : features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
   note_features(index, features);
-  ++baseline_done_;
+  scheduler_.baseline_ran(1);
 }
 
 void Coordinator::run_baseline(Worker& w, const Job& job) {
   std::vector<core::CorpusEntry> entries;
   entries.reserve(job.batch.size());
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (std::size_t i : job.batch) entries.push_back(corpus_.at(i));
   }
   std::vector<const corpus::Entry*> values;
@@ -73,8 +51,8 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   std::size_t sent = core::pack_batch(shm.batch(), shm.batch_size(), values);
   if (sent == 0) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + 1, job.batch.end());
+      MutexLock lock(mu_);
+      scheduler_.run_again(job.batch.data() + 1, job.batch.data() + job.batch.size());
     }
     run_baseline_alone(w, job, job.batch[0], entries[0]);
     return;
@@ -93,7 +71,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     features = core::read_batch_features(shm.features(), shm.features_size(), sent);
     for (const auto& fs : features) {
       for (std::uint32_t f : fs) {
-        if (f / 8 >= mask_.size()) throw core::CorruptInput("a baseline feature past the target's counters");
+        if (f / 8 >= target_.counters) throw core::CorruptInput("a baseline feature past the target's counters");
       }
     }
   } catch (const core::CorruptInput&) {
@@ -141,9 +119,8 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   }
   if (failed < sent && failed != features.size()) {
     // Run again what came before the failing input; it counts as done on its own.
-    std::lock_guard<std::mutex> lock(mu_);
-    baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + static_cast<std::ptrdiff_t>(features.size()),
-                           job.batch.begin() + static_cast<std::ptrdiff_t>(failed));
+    MutexLock lock(mu_);
+    scheduler_.run_again(job.batch.data() + features.size(), job.batch.data() + failed);
   }
 
   std::size_t ran = features.size() + (failed < sent ? 1 : 0);
@@ -163,12 +140,13 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     reporter_.warning("worker " + std::to_string(w.index()) + ": " + lost + "; restarting it");
     w.kill();
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  for (std::size_t k = 0; k < features.size(); ++k) baseline_passed(job.batch[k], features[k]);
-  if (failed < sent) ++baseline_done_;
-  // What did not run (after a failure, a lost worker, or a full features area) runs again.
-  baseline_retry_.insert(baseline_retry_.end(), job.batch.begin() + static_cast<std::ptrdiff_t>(after),
-                         job.batch.end());
+  {
+    MutexLock lock(mu_);
+    for (std::size_t k = 0; k < features.size(); ++k) baseline_passed(job.batch[k], features[k]);
+    if (failed < sent) scheduler_.baseline_ran(1);
+    // What did not run (after a failure, a lost worker, or a full features area) runs again.
+    scheduler_.run_again(job.batch.data() + after, job.batch.data() + job.batch.size());
+  }
   cv_.notify_all();
 }
 
@@ -176,14 +154,16 @@ void Coordinator::run_baseline_alone(Worker& w, const Job& job, std::size_t inde
   OnceResult result = run_once(w, job, entry.values, as_seed(entry));
   core::ShmView shm = w.shm().view();
   std::vector<std::uint32_t> features;
-  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), mask_.size());
-  std::lock_guard<std::mutex> lock(mu_);
-  if (result == OnceResult::Lost) {
-    baseline_retry_.push_back(index);  // run it again
-  } else if (result == OnceResult::Passed) {
-    baseline_passed(index, features);
-  } else {
-    ++baseline_done_;
+  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), target_.counters);
+  {
+    MutexLock lock(mu_);
+    if (result == OnceResult::Lost) {
+      scheduler_.run_again(&index, &index + 1);  // run it again
+    } else if (result == OnceResult::Passed) {
+      baseline_passed(index, features);
+    } else {
+      scheduler_.baseline_ran(1);
+    }
   }
   cv_.notify_all();
 }

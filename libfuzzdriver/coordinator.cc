@@ -53,11 +53,7 @@ int run_fuzzing(const RunOptions& options) {
 Coordinator::Coordinator(RunOptions options) : opts_(std::move(options)), reporter_(opts_.json, stdout) {}
 
 Coordinator::~Coordinator() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
+  request_stop();
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
   }
@@ -73,8 +69,9 @@ WorkerConfig Coordinator::worker_config() const {
 }
 
 void Coordinator::load_corpus() {
+  core::Corpus* corpus = &corpus_;  // the callbacks below run here, with the lock held
   auto add = [&](std::string name, core::Origin origin, corpus::Entry values) {
-    corpus_.add(core::make_corpus_entry(std::move(name), origin, std::move(values)));
+    corpus->add(core::make_corpus_entry(std::move(name), origin, std::move(values)));
   };
   for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
     add("seed#" + std::to_string(i), core::Origin::Seed, test_.seeds[i]);
@@ -88,10 +85,10 @@ void Coordinator::load_corpus() {
       cache_dir_, test_.types, test_.shapes,
       [&](CachedEntry&& c) {
         watcher_->note_known(c.name);
-        corpus_.add(c.key ? core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), *c.key)
+        corpus->add(c.key ? core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), *c.key)
                           : core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values)));
       },
-      [&](std::size_t files) { corpus_.reserve(corpus_.size() + files + 1024); });  // and room to grow
+      [&](std::size_t files) { corpus->reserve(corpus->size() + files + 1024); });  // and room to grow
   if (!skipped.empty()) {
     reporter_.warning("skipped " + std::to_string(skipped.size()) + " unusable cache file(s) in " + cache_dir_ +
                       " (first: " + skipped.front() + ")");
@@ -114,29 +111,35 @@ int Coordinator::run() {
   }
   if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
   cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
-  for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(core::parse_dictionary_file(path));
   watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types);
-  load_corpus();
-
-  std::uint64_t largest = corpus_.longest_byte_value();
-  max_len_ = opts_.max_len != 0 ? opts_.max_len : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
-  slot_capacity_ = std::max(max_len_, largest);
-  length_control_ = core::LengthControl(max_len_, largest, opts_.len_control);
-  mask_.assign(target_.counters, 0);
-  master_seed_ = opts_.seed ? *opts_.seed
-                            : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
-                                  (static_cast<std::uint64_t>(getpid()) << 32);
-  rng_.reseed(master_seed_, 0x5eed);
-
   parallel_ = opts_.parallel > 0 ? opts_.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (opts_.fuzztime.count && *opts_.fuzztime.count < static_cast<std::uint64_t>(parallel_)) {
     parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
   }
-  baseline_total_ = corpus_.size();
-  std::size_t known = use_baseline_cache();
-  spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known, baseline_total_);
-  spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path, test_.name,
-                target_.counters, corpus_.size(), cache_dir_, max_len_);
+  {
+    MutexLock lock(mu_);  // no other thread yet: for the analysis' sake
+    for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(core::parse_dictionary_file(path));
+    load_corpus();
+    std::uint64_t largest = corpus_.longest_byte_value();
+    max_len_ = opts_.max_len != 0 ? opts_.max_len : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
+    slot_capacity_ = std::max(max_len_, largest);
+    mask_.assign(target_.counters, 0);
+    Scheduler::Settings s;
+    s.workers = parallel_;
+    s.exec_budget = opts_.fuzztime.count;
+    s.repeatable = opts_.seed.has_value();
+    s.master_seed = opts_.seed ? *opts_.seed
+                               : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
+                                     (static_cast<std::uint64_t>(getpid()) << 32);
+    s.length = core::LengthControl(max_len_, largest, opts_.len_control);
+    scheduler_ = Scheduler(s);
+    std::size_t known = use_baseline_cache();
+    spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known, corpus_.size());
+    spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path,
+                  test_.name, target_.counters, corpus_.size(), cache_dir_, max_len_);
+    reporter_.baseline(Clock::now() - start_, scheduler_.baseline_done(),
+                       scheduler_.baseline_total());  // some known from the last run
+  }
 
   // SIGINT/SIGTERM are taken by the main thread alone (sigtimedwait below); workers'
   // threads and processes never see them. The last worker thread to end wakes the main
@@ -150,7 +153,6 @@ int Coordinator::run() {
   supervisor_ = pthread_self();
   signal(SIGPIPE, SIG_IGN);
 
-  reporter_.baseline(Clock::now() - start_, baseline_done_, baseline_total_);  // some known from the last run
   in_fuzz_call_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parallel_));
   WorkerConfig config = worker_config();
   for (int i = 0; i < parallel_; ++i) {
@@ -174,25 +176,38 @@ int Coordinator::run() {
   }
   pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
 
-  if (!fatal_error_.empty() && failures_.empty()) throw std::runtime_error(fatal_error_);
+  std::size_t failures;
+  bool fuzzed;
+  std::size_t baseline_done, baseline_total;
+  {
+    MutexLock lock(mu_);  // the worker threads are gone
+    failures = failures_.size();
+    if (!fatal_error_.empty() && failures == 0) throw std::runtime_error(fatal_error_);
+    fuzzed = scheduler_.fuzzing();
+    baseline_done = scheduler_.baseline_done();
+    baseline_total = scheduler_.baseline_total();
+  }
   Progress p = progress_now(Clock::now() - start_);
   double secs = std::chrono::duration<double>(p.elapsed).count();
   p.rate = secs > 0 ? static_cast<double>(p.execs) / secs : 0;
   p.sync_scans = watcher_->stats().scans;
   p.sync_listings = watcher_->stats().listings;
   p.sync_seconds = std::chrono::duration<double>(watcher_->stats().time).count();
-  if (!baseline_finished_ && failures_.empty()) {
+  if (!fuzzed && failures == 0) {
     // PASS alone would read as "fuzzed and found nothing".
     reporter_.warning(std::string(interrupted_ ? "stopped" : "--fuzztime ran out") + " before fuzzing began: " +
-                      std::to_string(baseline_done_) + " of " + std::to_string(baseline_total_) +
+                      std::to_string(baseline_done) + " of " + std::to_string(baseline_total) +
                       " corpus entries had their first run, and nothing was fuzzed (give --fuzztime more, or "
                       "distill the corpus with `cfuzz corpus minimize`)");
   }
   record_stats(p);
   save_baseline_cache();
-  reporter_.recommended_dictionary(dictionary_.recommended());
-  reporter_.done(p, static_cast<int>(failures_.size()));
-  return failures_.empty() ? 0 : 1;
+  {
+    MutexLock lock(mu_);
+    reporter_.recommended_dictionary(dictionary_.recommended());
+  }
+  reporter_.done(p, static_cast<int>(failures));
+  return failures == 0 ? 0 : 1;
 }
 
 void Coordinator::supervise() {
@@ -225,8 +240,8 @@ void Coordinator::supervise() {
     }
     bool fuzzing_began;
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      fuzzing_began = baseline_finished_;
+      MutexLock lock(mu_);
+      fuzzing_began = scheduler_.fuzzing();
     }
     if (fuzzing_began && !recorded_fuzzing_start) {
       // The first point of this run's line in cover's plot: the baseline's coverage.
@@ -241,12 +256,13 @@ void Coordinator::supervise() {
       last_execs = p.execs;
       last_time = now;
       bool in_baseline;
-      std::size_t done;
+      std::size_t done, total;
       std::vector<MinimizeProgress> minimizing;
       {
-        std::lock_guard<std::mutex> lock(mu_);
-        in_baseline = !baseline_finished_;
-        done = baseline_done_;
+        MutexLock lock(mu_);
+        in_baseline = !scheduler_.fuzzing();
+        done = scheduler_.baseline_done();
+        total = scheduler_.baseline_total();
         for (const auto& [worker, m] : minimizing_) minimizing.push_back(m);
       }
       // While a failing input is minimized, that is what the line says; the fuzzing line
@@ -256,7 +272,7 @@ void Coordinator::supervise() {
         reporter_.minimize_progress(m);
       }
       if (in_baseline) {
-        reporter_.baseline(now - start_, done, baseline_total_);
+        reporter_.baseline(now - start_, done, total);
       } else if (minimizing.empty() || opts_.keep_fuzzing) {
         reporter_.progress(p);
       }
@@ -268,16 +284,14 @@ void Coordinator::supervise() {
 
 void Coordinator::sync_from_cache() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    // Not during the baseline (the run's own corpus first), nor when stopping, nor while the
-    // last batch is still being run.
-    if (!baseline_finished_ || stop_ || !pending_sync_.empty()) return;
+    MutexLock lock(mu_);
+    if (!scheduler_.takes_synced_entries()) return;
   }
   std::vector<CachedEntry> found = watcher_->new_entries();
   if (found.empty()) return;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& e : found) pending_sync_.push_back(std::make_shared<const CachedEntry>(std::move(e)));
+    MutexLock lock(mu_);
+    for (auto& e : found) scheduler_.add_synced(std::make_shared<const CachedEntry>(std::move(e)));
   }
   cv_.notify_all();
 }
@@ -291,32 +305,33 @@ std::size_t Coordinator::use_baseline_cache() {
   binary_identity_ = BaselineCache::binary_identity(target_.abs_path);
   baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_);
   std::size_t known = 0;
+  std::vector<std::size_t> queue;  // the entries the baseline runs
   for (std::size_t i = 0; i < corpus_.size(); ++i) {
     const core::CorpusEntry& e = corpus_.at(i);
     // Seeds and testdata always run: a failing one is a failing test, and they are few.
     const std::vector<std::uint32_t>* features =
         e.origin == core::Origin::Cache ? baseline_cache_.find(e.key) : nullptr;
-    bool fits = features != nullptr &&
-                std::all_of(features->begin(), features->end(), [&](std::uint32_t f) { return f / 8 < mask_.size(); });
+    bool fits = features != nullptr && std::all_of(features->begin(), features->end(),
+                                                   [&](std::uint32_t f) { return f / 8 < target_.counters; });
     if (!fits) {
-      baseline_queue_.push_back(i);
+      queue.push_back(i);
       continue;
     }
     for (std::uint32_t f : *features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
     corpus_.set_features(i, *features);
     ++known;
   }
-  baseline_done_ = known;
+  scheduler_.plan_baseline(corpus_.size(), std::move(queue));
   return known;
 }
 
 void Coordinator::save_baseline_cache() {
   // Only this corpus's entries: one that left the cache (corpus minimize, a user's rm)
   // leaves the file too, so that it does not grow run after run.
+  if (binary_identity_.empty()) return;
   std::string bytes;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (binary_identity_.empty()) return;
+    MutexLock lock(mu_);
     std::vector<std::uint64_t> kept;
     for (std::size_t i = 0; i < corpus_.size(); ++i) {
       std::uint64_t key = corpus_.at(i).key;
@@ -353,8 +368,8 @@ void Coordinator::record_stats(const Progress& p) {
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   Progress p;
   p.elapsed = elapsed;
-  std::lock_guard<std::mutex> lock(mu_);
-  p.execs = execs_done_;
+  MutexLock lock(mu_);
+  p.execs = scheduler_.execs_done();
   // Executions of calls still running, read live from shared memory.
   // (A count a target wrote over is bounded: no more than one execution per 10 ns of the run.)
   auto plausible = static_cast<std::uint64_t>(elapsed.count()) / 10 + 1;
@@ -368,118 +383,63 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   p.total = corpus_.size();
   p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
   p.covered_counters = core::count_covered(mask_.data(), mask_.size());
-  p.len_limit = length_control_.current();
+  p.len_limit = scheduler_.len_limit();
   return p;
 }
 
 void Coordinator::request_stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+    MutexLock lock(mu_);
+    scheduler_.stop();
+  }
+  cv_.notify_all();
+}
+
+void Coordinator::stop_with_error(const std::string& why) {
+  {
+    MutexLock lock(mu_);
+    if (fatal_error_.empty()) fatal_error_ = why;
+    scheduler_.stop();
   }
   cv_.notify_all();
 }
 
 std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!opts_.fuzztime.count) return wanted;
-  std::uint64_t left = *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_);
-  std::uint64_t granted = std::min(wanted, left);
-  execs_reserved_ += granted;
-  return granted;
+  MutexLock lock(mu_);
+  return scheduler_.reserve(wanted);
 }
 
 void Coordinator::settle(std::uint64_t reserved, std::uint64_t used) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (opts_.fuzztime.count) {
-      execs_reserved_ -= std::min(execs_reserved_, reserved);
-      used = std::min(used, reserved);
-    }
-    execs_done_ += used;
-    if (opts_.fuzztime.count && execs_done_ >= *opts_.fuzztime.count) stop_ = true;
+    MutexLock lock(mu_);
+    scheduler_.settle(reserved, used);
   }
   cv_.notify_all();
 }
 
-Coordinator::Job Coordinator::next_job() {
-  std::unique_lock<std::mutex> lock(mu_);
+Job Coordinator::next_job() {
+  MutexLock lock(mu_);
   for (;;) {
-    if (stop_) return Job{};
-    // Baseline first: every corpus entry runs once, and its coverage goes into the mask.
-    if (!baseline_retry_.empty() || baseline_next_ < baseline_queue_.size()) {
-      std::uint64_t budget =
-          opts_.fuzztime.count ? *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_)
-                               : UINT64_MAX;
-      if (budget == 0) {
-        if (execs_reserved_ == 0) {
-          stop_ = true;
-          return Job{};
-        }
-      } else {
-        return take_baseline_batch(budget);
-      }
-    } else if (!baseline_finished_ && baseline_done_ >= baseline_total_) {
-      baseline_finished_ = true;
-      if (corpus_.empty()) {
-        // Go fuzzes the zero values when there is nothing else.
-        corpus::Entry zero;
-        for (auto t : test_.types) zero.push_back(corpus::zero_value(t));
-        corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
-        lock.unlock();
-        reporter_.warning("starting with empty corpus");
-        lock.lock();
-      }
-      // Said before the first fuzz job goes out, with the lock held, so that no failure
-      // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
-      reporter_.fuzzing_started(Clock::now() - start_, baseline_total_, parallel_);
-      cv_.notify_all();
-    }
-    if (baseline_finished_ && !pending_sync_.empty()) {
-      bool budget = !opts_.fuzztime.count || execs_done_ + execs_reserved_ < *opts_.fuzztime.count;
-      if (budget) {
-        Job j;
-        j.kind = Job::Kind::Sync;
-        j.synced = pending_sync_.back();
-        pending_sync_.pop_back();
-        j.limit = 1;
-        if (opts_.fuzztime.count) execs_reserved_ += 1;
+    Job j;
+    switch (scheduler_.next(corpus_, &j)) {
+      case Scheduler::Step::Job:
+        if (j.kind == Job::Kind::Fuzz) j.dictionary = dictionary_.words_for_calls();
         return j;
-      }
-      pending_sync_.clear();
-    }
-    if (baseline_finished_) {
-      Job j;
-      j.kind = Job::Kind::Fuzz;
-      std::uint64_t per_call = opts_.seed ? core::kSeededCallExecs : 0;
-      if (opts_.fuzztime.count) {
-        std::uint64_t left = *opts_.fuzztime.count - std::min(*opts_.fuzztime.count, execs_done_ + execs_reserved_);
-        if (left == 0) {
-          if (execs_reserved_ == 0) {
-            stop_ = true;
-            return Job{};
-          }
-          cv_.wait_for(lock, milliseconds(50));
-          continue;
+      case Scheduler::Step::Wait: lock.wait_for(cv_, milliseconds(50)); break;
+      case Scheduler::Step::BeginFuzzing:
+        if (corpus_.empty()) {
+          // Go fuzzes the zero values when there is nothing else.
+          corpus::Entry zero;
+          for (auto t : test_.types) zero.push_back(corpus::zero_value(t));
+          corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
+          reporter_.warning("starting with empty corpus");
         }
-        std::uint64_t share =
-            (left + static_cast<std::uint64_t>(parallel_) - 1) / static_cast<std::uint64_t>(parallel_);
-        per_call = per_call != 0 ? std::min(per_call, share) : share;
-        execs_reserved_ += per_call;
-      }
-      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls_++, opts_.seed.has_value());
-      j.limit = per_call;
-      j.deadline_ms = plan.deadline_ms;
-      j.entry = plan.entry;
-      j.splice = plan.splice;
-      j.seed = plan.seed;
-      j.input_to_state = plan.input_to_state;
-      j.max_len = length_control_.limit(execs_done_);
-      j.dictionary = dictionary_.words_for_calls();
-      return j;
+        // Said before the first fuzz job goes out, with the lock held, so that no failure
+        // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
+        reporter_.fuzzing_started(Clock::now() - start_, scheduler_.baseline_total(), parallel_);
+        cv_.notify_all();
+        break;
     }
-    // Baseline entries are still running in other workers.
-    cv_.wait_for(lock, milliseconds(50));
   }
 }
 
@@ -490,9 +450,7 @@ bool Coordinator::start_worker(Worker& w) {
       return true;
     } catch (const std::exception& e) {
       if (attempt == 2) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (fatal_error_.empty()) fatal_error_ = e.what();
-        stop_ = true;
+        stop_with_error(e.what());
         return false;
       }
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; retrying");
@@ -509,11 +467,10 @@ void Coordinator::worker_main(std::size_t index) {
     if (job.kind == Job::Kind::Stop) break;
     if (!w.running() && !start_worker(w)) {
       if (job.kind == Job::Kind::Baseline) {
-        std::lock_guard<std::mutex> lock(mu_);
-        baseline_retry_.insert(baseline_retry_.end(), job.batch.begin(), job.batch.end());
+        MutexLock lock(mu_);
+        scheduler_.run_again(job.batch.data(), job.batch.data() + job.batch.size());
       }
       settle(job.limit, 0);
-      cv_.notify_all();
       break;
     }
     try {
@@ -530,10 +487,7 @@ void Coordinator::worker_main(std::size_t index) {
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; restarting it");
       w.kill();
     } catch (const std::exception& e) {
-      // A bug or an I/O error: stop the run, saying why.
-      std::lock_guard<std::mutex> lock(mu_);
-      if (fatal_error_.empty()) fatal_error_ = e.what();
-      stop_ = true;
+      stop_with_error(e.what());
     }
   }
   w.stop();
@@ -583,20 +537,20 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   const CachedEntry& entry = *job.synced;
   if (run_once(w, job, entry.values, nullptr) != OnceResult::Passed) return;
   core::ShmView shm = w.shm().view();
-  std::vector<std::uint32_t> features = core::Corpus::features_of(shm.snapshot(), mask_.size());
-  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::uint32_t> features = core::Corpus::features_of(shm.snapshot(), target_.counters);
+  MutexLock lock(mu_);
   // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
   if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
   if (!corpus_.add(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values))) return;
   note_features(corpus_.size() - 1, features);
-  length_control_.corpus_grew(execs_done_);
+  scheduler_.corpus_grew();
   ++synced_;
 }
 
 void Coordinator::run_fuzz(Worker& w, const Job& job) {
   corpus::Entry base, splice;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     base = corpus_.at(job.entry).values;
     splice = corpus_.at(job.splice).values;
     std::memcpy(w.shm().view().mask(), mask_.data(), mask_.size());
@@ -617,10 +571,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   params.input_to_state = job.input_to_state;
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
   CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
-  }
+  in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
   settle(job.limit, r.execs);
 
   // Everything a worker hands back is checked before it is used: a target that writes over
@@ -667,7 +618,7 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         throw core::CorruptInput("malformed fuzz result: status \"" + res.status.substr(0, 32) + "\"");
       }
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         dictionary_.note_constants(constants);
         if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
       }

@@ -51,14 +51,14 @@ std::string input_summary(const corpus::Entry& e, const std::vector<std::string>
 
 void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   core::ShmView shm = w.shm().view();
-  std::size_t n = mask_.size();
+  std::size_t n = target_.counters;
   corpus::Entry values = core::load_entry(shm.current(), w.shm().input_area_size());
   std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
   std::vector<std::uint8_t> keep(n);
   std::size_t fresh = 0;
   {
     // Another worker may have found the same coverage meanwhile (Go's stale reports).
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (std::size_t i = 0; i < n; ++i) {
       keep[i] = static_cast<std::uint8_t>(snapshot[i] & ~mask_[i]);
       fresh += keep[i] != 0;
@@ -69,8 +69,8 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   corpus::Entry best = values;
   std::uint64_t shrink_budget;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    shrink_budget = minimize_budget_.grant(execs_done_);
+    MutexLock lock(mu_);
+    shrink_budget = scheduler_.shrink_grant();
   }
   if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
     std::uint64_t granted = reserve(shrink_budget);
@@ -83,7 +83,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       MinimizeOutcome mo = minimize_coverage(w, values, keep, limits);
       std::uint64_t used = mo.execs;
       if (mo.found_failure) {
-        settle(granted, used);
+        settle(granted, used);  // not counted as shrinking: it found a bug
         handle_failure(w, mo.failure, mo.failing_input, w.output(), nullptr);
         return;
       }
@@ -105,6 +105,8 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
         }
       }
       settle(granted, used);
+      MutexLock lock(mu_);
+      scheduler_.shrink_spent(used);
     } else {
       settle(granted, 0);
     }
@@ -116,15 +118,15 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   std::uint64_t execs;
   std::vector<std::uint32_t> features = core::Corpus::features_of(snapshot.data(), n);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
     if (added == 0) return;
     if (!corpus_.add(e)) return;
     note_features(corpus_.size() - 1, features);
     corpus_.at(parent).found++;
     new_interesting_++;
-    length_control_.corpus_grew(execs_done_);
-    execs = execs_done_;
+    scheduler_.corpus_grew();
+    execs = scheduler_.execs_done();
   }
   // Known before it is on disk: the cache watcher must not take it for another run's.
   watcher_->note_known(e.name);
@@ -229,13 +231,13 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
                                  std::string output, const core::CorpusEntry* seed) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (opts_.keep_fuzzing && seed == nullptr) {
       if (!failure_signatures_.insert(core::failure_signature(failure)).second) return;  // seen it
     } else {
       if (failure_claimed_) return;  // another worker's failure ends the run
       failure_claimed_ = true;
-      stop_ = true;
+      scheduler_.stop();
     }
   }
   cv_.notify_all();
@@ -250,11 +252,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     r.seed_name = seed->name;
     r.input_summary = input_summary(input, test_.shapes);
     r.elapsed = Clock::now() - start_;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      failures_.push_back(r);
-    }
-    reporter_.failure(r);
+    add_failure_report(r);
     return;
   }
   if ((failure.flags & core::kFailureInCustomMutator) != 0) {
@@ -267,11 +265,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     r.input_v1 = corpus::encode(input);
     r.input_base64 = base64_encode(r.input_v1);
     r.elapsed = Clock::now() - start_;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      failures_.push_back(r);
-    }
-    reporter_.failure(r);
+    add_failure_report(r);
     w.kill();
     return;
   }
@@ -289,11 +283,11 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     limits.warn = [this](const std::string& text) { reporter_.warning(text); };
     // The progress line says what minimization is doing (coordinator.cc, supervise).
     limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       minimizing_[w.index()] = MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts};
     };
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       minimizing_[w.index()] = MinimizeProgress{{}, bytes, bytes, 0, 0};
     }
     std::uint64_t granted = 0;
@@ -310,7 +304,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
       mo.best = input;
     }
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       minimizing_.erase(w.index());
     }
     if (opts_.fuzztime.count) settle(granted, mo.execs);
@@ -353,12 +347,16 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   save_failing_input(best, &r);
   r.input_summary = input_summary(best, test_.shapes);
   r.elapsed = Clock::now() - start_;
+  add_failure_report(r);
+  w.kill();  // a fresh worker for whatever comes next (--keepfuzzing)
+}
+
+void Coordinator::add_failure_report(const FailureReport& r) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     failures_.push_back(r);
   }
   reporter_.failure(r);
-  w.kill();  // a fresh worker for whatever comes next (--keepfuzzing)
 }
 
 void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
@@ -371,7 +369,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   if (!start_worker(w)) return;
   core::ShmView shm = w.shm().view();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     std::memcpy(shm.mask(), mask_.data(), mask_.size());
   }
   core::store_entry(shm.base(), base, w.shm().input_area_size());
