@@ -6,16 +6,16 @@
 #include <gtest/gtest.h>
 
 #include "libfuzzdriver/file_io.h"
-#include "test/core/scratch_dir.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {
 namespace {
 
 TEST(BaselineCache, ReadsBackWhatItSavedForTheSameBinaryOnly) {
-  test::ScratchDir dir;
-  std::string path = BaselineCache::path_for((dir.path / "FuzzX").string());
-  EXPECT_EQ(path, (dir.path / "FuzzX.baseline").string());
-  std::string binary = (dir.path / "target").string();
+  test::TempDir dir;
+  std::string path = BaselineCache::path_for((dir.path() / "FuzzX").string());
+  EXPECT_EQ(path, (dir.path() / "FuzzX.baseline").string());
+  std::string binary = (dir.path() / "target").string();
   write_file_atomic(binary, "one build");
   std::string id = BaselineCache::binary_identity(binary);
   ASSERT_EQ(id.size(), 32u);
@@ -42,8 +42,8 @@ TEST(BaselineCache, ReadsBackWhatItSavedForTheSameBinaryOnly) {
 }
 
 TEST(BaselineCache, ATruncatedOrForeignFileIsIgnored) {
-  test::ScratchDir dir;
-  std::string path = (dir.path / "FuzzX.baseline").string();
+  test::TempDir dir;
+  std::string path = (dir.path() / "FuzzX.baseline").string();
   std::string id(32, 'a');
   BaselineCache cache;
   cache.put(1, {1, 2, 3, 4});
@@ -53,8 +53,8 @@ TEST(BaselineCache, ATruncatedOrForeignFileIsIgnored) {
   EXPECT_EQ(BaselineCache::load(path, id).size(), 0u);
   write_file_atomic(path, "go test fuzz v1\nint(1)\n");
   EXPECT_EQ(BaselineCache::load(path, id).size(), 0u);
-  EXPECT_EQ(BaselineCache::load((dir.path / "missing").string(), id).size(), 0u);
-  EXPECT_EQ(BaselineCache::binary_identity((dir.path / "missing").string()), "");
+  EXPECT_EQ(BaselineCache::load((dir.path() / "missing").string(), id).size(), 0u);
+  EXPECT_EQ(BaselineCache::binary_identity((dir.path() / "missing").string()), "");
 }
 
 }  // namespace

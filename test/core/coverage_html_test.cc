@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -18,23 +17,15 @@
 
 #include "libfuzzdriver/coverage_plot.h"
 #include "libfuzzdriver/coverage_report.h"
-#include "test/core/scratch_dir.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {
 namespace {
 
 namespace fs = std::filesystem;
 
-using Dir = test::ScratchDir;
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+using Dir = test::TempDir;
 
 constexpr const char* kParseSource =
     "// parse.cc\n"
@@ -80,11 +71,11 @@ struct Written {
   Dir dir;
   std::string html;
   Written(const CoverageReport& report, const std::vector<StatsRecord>& stats) {
-    fs::create_directories(dir.path / "src");
-    write(dir.path / "src/parse.cc", kParseSource);
-    fs::path out = dir.path / "report";
-    write_coverage_html(report, stats, dir.path.string(), out.string());
-    html = read(out / "index.html");
+    fs::create_directories(dir.path() / "src");
+    test::write_file(dir.path() / "src/parse.cc", kParseSource);
+    fs::path out = dir.path() / "report";
+    write_coverage_html(report, stats, dir.path().string(), out.string());
+    html = test::read_file(out / "index.html");
   }
 };
 
@@ -188,7 +179,7 @@ TEST(CoverageHtml, MarksReachedAndUnreachedLinesOfEachFile) {
 TEST(CoverageHtml, UnreadableSourceIsNamedAndItsLinesListedByNumber) {
   Written w(sample_report(), two_runs());
   std::string gone = element(w.html, "source-view", "</section>");
-  EXPECT_NE(gone.find("Source not shown: cannot read " + (w.dir.path / "lib/gone.cc").string()), std::string::npos)
+  EXPECT_NE(gone.find("Source not shown: cannot read " + (w.dir.path() / "lib/gone.cc").string()), std::string::npos)
       << gone;
   EXPECT_EQ(line_class(gone, "file-0-L10"), "l r");
   EXPECT_EQ(line_class(gone, "file-0-L12"), "l u");
@@ -269,10 +260,10 @@ TEST(CoverageHtml, ALargeReportIsPlainMarkupWithoutScript) {
 
 TEST(CoverageHtml, AnUnwritableDirectoryIsNamedInTheError) {
   Dir d;
-  write(d.path / "file", "not a directory");
-  std::string out = (d.path / "file" / "report").string();
+  test::write_file(d.path() / "file", "not a directory");
+  std::string out = (d.path() / "file" / "report").string();
   try {
-    write_coverage_html(sample_report(), {}, d.path.string(), out);
+    write_coverage_html(sample_report(), {}, d.path().string(), out);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(out), std::string::npos) << e.what();

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test/core/scratch_dir.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {
 namespace {
@@ -28,8 +28,8 @@ TEST(StatsLog, SitsBesideTheTestsCacheDirectoryNotInIt) {
 }
 
 TEST(StatsLog, RecordsReadBackAsWrittenAndTheDirectoryIsMadeWhenMissing) {
-  test::ScratchDir dir;
-  std::string path = stats_path((dir.path / "never-run/FuzzX").string());
+  test::TempDir dir;
+  std::string path = stats_path((dir.path() / "never-run/FuzzX").string());
   ASSERT_TRUE(append_stats(path, record("a", 100)));
   ASSERT_TRUE(append_stats(path, record("a", 250)));
   auto back = read_stats(path);
@@ -43,8 +43,8 @@ TEST(StatsLog, RecordsReadBackAsWrittenAndTheDirectoryIsMadeWhenMissing) {
 }
 
 TEST(StatsLog, ATornLineIsSkippedAndAMissingFileHasNoRecords) {
-  test::ScratchDir dir;
-  std::string path = (dir.path / "FuzzX.stats.jsonl").string();
+  test::TempDir dir;
+  std::string path = (dir.path() / "FuzzX.stats.jsonl").string();
   EXPECT_TRUE(read_stats(path).empty());
   append_stats(path, record("a", 1));
   std::ofstream(path, std::ios::app) << "{\"run\":\"a\",\"ti";  // a run killed mid-write
@@ -52,8 +52,8 @@ TEST(StatsLog, ATornLineIsSkippedAndAMissingFileHasNoRecords) {
 }
 
 TEST(StatsLog, StaysBoundedKeepingEveryRunsFirstAndLastRecord) {
-  test::ScratchDir dir;
-  std::string path = (dir.path / "FuzzX.stats.jsonl").string();
+  test::TempDir dir;
+  std::string path = (dir.path() / "FuzzX.stats.jsonl").string();
   const std::size_t max = 40;
   for (std::uint64_t i = 1; i <= 30; ++i) ASSERT_TRUE(append_stats(path, record("first", i * 1000), max));
   for (std::uint64_t i = 1; i <= 300; ++i) ASSERT_TRUE(append_stats(path, record("second", i * 1000), max));

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "test/corpus_format/test_support.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::corpus {
 namespace {
@@ -511,11 +513,11 @@ TEST(CheckTypes, AliasesAreTheSameType) {
 }
 
 TEST(ReadFile, DecodesAFileAndNamesItInErrors) {
-  testing::TempDir dir;
+  test::TempDir dir;
   const auto good = dir.path() / "good";
   const auto bad = dir.path() / "bad";
-  testing::write_file(good, "go test fuzz v1\nint(3)\n");
-  testing::write_file(bad, "go test fuzz v1\nint(3\n");
+  test::write_file(good, "go test fuzz v1\nint(3)\n");
+  test::write_file(bad, "go test fuzz v1\nint(3\n");
   EXPECT_EQ(describe_all(read_file(good.string())), "int:3");
   try {
     read_file(bad.string());

@@ -11,26 +11,22 @@
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/content_name.h"
 #include "test/corpus_format/test_support.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz {
 namespace {
 
 namespace fs = std::filesystem;
 using corpus::testing::CommandResult;
-using corpus::testing::read_file;
-using corpus::testing::TempDir;
-using corpus::testing::write_file;
+using test::files_in;
+using test::read_file;
+using test::TempDir;
+using test::write_file;
 
 CommandResult cfuzz(std::vector<std::string> args, const fs::path& cwd = {}) {
   args.insert(args.begin(), CFUZZ_BINARY);
   return corpus::testing::run_command(args, cwd);
-}
-
-std::vector<fs::path> files_in(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 TEST(CorpusCommand, RawFilesSurviveBin2V1ThenV12BinByteForByte) {

@@ -15,14 +15,16 @@
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/parallel_for.h"
 #include "test/corpus_format/test_support.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {
 namespace {
 
 namespace fs = std::filesystem;
-using corpus::testing::read_file;
-using corpus::testing::TempDir;
-using corpus::testing::write_file;
+using test::read_file;
+using test::TempDir;
+using test::write_file;
 
 std::vector<std::string> names_in(const fs::path& dir) {
   std::vector<std::string> names;

@@ -26,17 +26,19 @@
 #include "corpus_format/codec.h"
 #include "corpus_format/go_quote.h"
 #include "test/corpus_format/test_support.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::corpus {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_file;
+using test::TempDir;
+using test::write_file;
 using testing::CommandResult;
 using testing::describe_all;
-using testing::read_file;
-using testing::TempDir;
 using testing::to_hex;
-using testing::write_file;
 
 constexpr const char* kGo = CFUZZ_GO;
 

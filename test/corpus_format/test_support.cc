@@ -9,12 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "corpus_format/go_utf8.h"
+#include "test/support/files.h"
+#include "test/support/temp_dir.h"
 
 namespace cfuzz::corpus::testing {
 
@@ -270,38 +270,10 @@ std::vector<Value> awkward_values(Type t) {
   return {};
 }
 
-TempDir::TempDir() {
-  std::string templ = (std::filesystem::temp_directory_path() / "cfuzz-test-XXXXXX").string();
-  if (::mkdtemp(templ.data()) == nullptr) {
-    throw std::runtime_error("mkdtemp failed: " + std::string(std::strerror(errno)));
-  }
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const std::filesystem::path& path, std::string_view data) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                           const std::vector<std::pair<std::string, std::string>>& set_env,
                           const std::vector<std::string>& unset_env) {
-  TempDir capture;
+  const test::TempDir capture;
   const std::filesystem::path out_path = capture.path() / "stdout";
   const std::filesystem::path err_path = capture.path() / "stderr";
   std::fflush(nullptr);
@@ -329,8 +301,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::files
   }
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_file(out_path);
-  result.err = read_file(err_path);
+  result.out = test::read_file(out_path);
+  result.err = test::read_file(err_path);
   return result;
 }
 

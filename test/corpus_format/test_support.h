@@ -1,5 +1,6 @@
 // Helpers shared by the corpus tests: value descriptions for bit-exact comparison, random
-// values of every type, temporary directories, and running programs.
+// values of every type, and running programs. (Temporary directories and files are
+// test/support/temp_dir.h and test/support/files.h, shared by all tests.)
 #pragma once
 
 #include <filesystem>
@@ -33,20 +34,6 @@ Entry random_entry(std::mt19937_64& rng, std::size_t max_values = 6);
 // Fixed entries, one per kind of awkward value, covering all fifteen types.
 std::vector<Value> awkward_values(Type t);
 
-// A fresh directory under the system temporary directory, removed with its contents
-// when the object goes away.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 struct CommandResult {
   int exit_code = -1;  // the exit status, or 128 + signal number
   std::string out;     // standard output
@@ -58,9 +45,5 @@ struct CommandResult {
 CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd = {},
                           const std::vector<std::pair<std::string, std::string>>& set_env = {},
                           const std::vector<std::string>& unset_env = {});
-
-std::string read_file(const std::filesystem::path& path);
-// Creates missing parent directories.
-void write_file(const std::filesystem::path& path, std::string_view data);
 
 }  // namespace cfuzz::corpus::testing

@@ -291,8 +291,11 @@ TEST(LibFuzzerFrontEnd, MergeIsResumedAfterTheProcessIsKilledAndSkipsTheUnitThat
     // The inner process hangs on the unit (no -timeout): kill everything, as an
     // infrastructure's time limit would.
     Background b(merge, only_hang);
-    for (int i = 0;
-         i < 600 && read_file(dir / "MCF").find(" " + std::to_string(hang.size()) + "\n") == std::string::npos; ++i) {
+    auto hang_started = [&] {  // the control file is not there at first
+      return fs::exists(dir / "MCF") &&
+             read_file(dir / "MCF").find(" " + std::to_string(hang.size()) + "\n") != std::string::npos;
+    };
+    for (int i = 0; i < 600 && !hang_started(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));

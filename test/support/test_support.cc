@@ -9,10 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 #include <thread>
 
 #include "libfuzzdriver/process.h"
@@ -130,40 +128,6 @@ bool Background::wait_for_output(const std::string& text, std::chrono::milliseco
   }
 }
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "cfuzz-test-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const fs::path& p, const std::string& data) {
-  fs::create_directories(p.parent_path());
-  std::ofstream out(p, std::ios::binary);
-  out << data;
-}
-
-std::vector<fs::path> files_in(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file()) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 namespace {
 
 // Workers that outlive their coordinator are re-parented to the nearest subreaper: making the
@@ -173,7 +137,9 @@ const bool kIsSubreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 
 // Parent pid and state letter from /proc/<pid>/stat ("pid (comm) S ppid ...").
 bool read_stat(const fs::path& proc_dir, pid_t& ppid, char& state) {
-  std::string stat = read_file(proc_dir / "stat");
+  std::ifstream in(proc_dir / "stat");  // none when the process is gone by now
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
   auto close_paren = stat.rfind(')');
   if (close_paren == std::string::npos || close_paren + 4 >= stat.size()) return false;
   std::istringstream rest(stat.substr(close_paren + 2));

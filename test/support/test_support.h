@@ -1,4 +1,5 @@
-// What the end-to-end tests share: running the real binaries and looking at the results.
+// What the end-to-end tests share: running the real binaries and looking at the results
+// (and, from test/support/, the temporary directories and file helpers every test uses).
 #pragma once
 
 #include <sys/types.h>
@@ -7,6 +8,9 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "test/support/files.h"     // read_file, write_file, files_in
+#include "test/support/temp_dir.h"  // TempDir
 
 namespace cfuzz::test {
 
@@ -51,25 +55,6 @@ class Background {
   struct Impl;
   Impl* impl_;
 };
-
-// A fresh directory, removed with its contents at the end of the test.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-  std::filesystem::path operator/(const std::string& p) const { return path_ / p; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_file(const std::filesystem::path& p);
-void write_file(const std::filesystem::path& p, const std::string& data);
-std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir);
 
 // Processes (other than zombies) whose executable is `exe` and that this test process
 // started, directly or not (orphans included: the test process is their subreaper).
