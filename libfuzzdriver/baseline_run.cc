@@ -95,9 +95,9 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
       lost = "exec_batch results that do not hold together";
     } else if (failing) {
       failed = res.done;
-      failure = core::failure_from_worker(shm.header().failure);
+      failure = r.failure;
     }
-  } else if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+  } else if (r.input_fault) {
     // The input that was executing is in the current area. Which of the batch it is, the
     // features say, unless the target wrote over them too: then the area itself, and the
     // inputs before it run again.
@@ -130,11 +130,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     // Claimed (and the run stopped) before the entry counts as done, or the last baseline
     // entry would let other workers start fuzzing first.
     const core::CorpusEntry& e = entries[failed];
-    if (r.kind == CallOutcome::Kind::Ok) {
-      handle_reported_failure(w, failure, e.values, as_seed(e));
-    } else {
-      handle_failure(w, failure, e.values, w.output(), as_seed(e));
-    }
+    handle_input_failure(w, failure, e.values, as_seed(e));
   }
   if (!lost.empty()) {
     reporter_.warning("worker " + std::to_string(w.index()) + ": " + lost + "; restarting it");

@@ -501,14 +501,13 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
   core::store_entry(shm.base(), values, w.shm().input_area_size());
   CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
-  if (r.kind == CallOutcome::Kind::Ok) {
-    if (r.result.get<rpc::ExecResult>().status != rpc::status::kFailure) return OnceResult::Passed;
-    bool handled = handle_reported_failure(w, core::failure_from_worker(shm.header().failure), values, as_seed);
-    return handled ? OnceResult::Failed : OnceResult::OutOfDomain;
-  }
-  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
-    handle_failure(w, r.failure, values, w.output(), as_seed);
-    return OnceResult::Failed;
+  switch (r.verdict()) {
+    case CallOutcome::Verdict::Failed:
+    case CallOutcome::Verdict::OutOfDomain:
+      return handle_input_failure(w, r.failure, values, as_seed) ? OnceResult::Failed : OnceResult::OutOfDomain;
+    case CallOutcome::Verdict::Fine:
+    case CallOutcome::Verdict::Interesting: return OnceResult::Passed;
+    case CallOutcome::Verdict::NotTheInput: break;
   }
   // The worker died for some other reason (killed from outside).
   reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
@@ -516,8 +515,8 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
   return OnceResult::Lost;
 }
 
-bool Coordinator::handle_reported_failure(Worker& w, core::FailureRecord rec, const corpus::Entry& values,
-                                          const core::CorpusEntry* as_seed) {
+bool Coordinator::handle_input_failure(Worker& w, const core::FailureRecord& rec, const corpus::Entry& values,
+                                       const core::CorpusEntry* as_seed) {
   // An input this fuzz function's domains exclude fails as a seed; anything else (the
   // cache, after the domains changed) is skipped.
   if ((rec.flags & core::kFailureOutOfDomain) != 0 && as_seed == nullptr) {
@@ -526,7 +525,6 @@ bool Coordinator::handle_reported_failure(Worker& w, core::FailureRecord rec, co
     reporter_.warning("skipped an input out of the fuzz function's domains: " + why);
     return false;
   }
-  refine_from_sanitizer_report(rec, w.output());
   handle_failure(w, rec, values, w.output(), as_seed);
   return true;
 }
@@ -622,11 +620,10 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         dictionary_.note_constants(constants);
         if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
       }
-      if (res.status == rpc::status::kInteresting) {
+      if (r.verdict() == CallOutcome::Verdict::Interesting) {
         handle_interesting(w, job.entry);
-      } else if (res.status == rpc::status::kFailure) {
-        core::FailureRecord rec = core::failure_from_worker(shm.header().failure);
-        handle_failure(w, rec, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
+      } else if (r.verdict() == CallOutcome::Verdict::Failed) {
+        handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       }
       return;
     }
@@ -638,9 +635,9 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
       return;
     case CallOutcome::Kind::Died:
     case CallOutcome::Kind::ProtocolError:
-      if (r.input_fault && r.exact_input) {
+      if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
         handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
-      } else if (r.input_fault) {
+      } else if (r.verdict() == CallOutcome::Verdict::Failed) {
         replay_damaged_call(w, job, base, splice, r);
       } else {
         reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");

@@ -88,10 +88,10 @@ class Coordinator {
   enum class OnceResult { Passed, Failed, Lost, OutOfDomain };
   OnceResult run_once(Worker& w, const Job& job, const corpus::Entry& values, const core::CorpusEntry* as_seed)
       CFUZZ_EXCLUDES(mu_);
-  // A failure an exec or exec_batch call reported (the worker lives): handled, with what
-  // the sanitizer printed; false when it was an input out of the domains, skipped.
-  bool handle_reported_failure(Worker& w, core::FailureRecord rec, const corpus::Entry& values,
-                               const core::CorpusEntry* as_seed) CFUZZ_EXCLUDES(mu_);
+  // A failure of a corpus entry or a synced entry (an exec or exec_batch call): handled;
+  // false when it was an input out of the fuzz function's domains, skipped.
+  bool handle_input_failure(Worker& w, const core::FailureRecord& rec, const corpus::Entry& values,
+                            const core::CorpusEntry* as_seed) CFUZZ_EXCLUDES(mu_);
   bool start_worker(Worker& w) CFUZZ_EXCLUDES(mu_);
   void request_stop() CFUZZ_EXCLUDES(mu_);
   // A bug or an I/O error: the run stops, saying why.

@@ -49,15 +49,17 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
         std::memset(shm.mask(), 0, config.counters);
         CallOutcome r =
             w.call(core::rpc::method::kExec, core::rpc::ExecParams{}, config.timeout + std::chrono::milliseconds(1000));
-        if (r.kind == CallOutcome::Kind::Ok) {
-          auto res = r.result.get<core::rpc::ExecResult>();
+        CallOutcome::Verdict v = r.verdict();
+        if (v == CallOutcome::Verdict::Failed || v == CallOutcome::Verdict::OutOfDomain) {
           out.ran = true;
-          out.exec_ns = res.duration_ns;
-          if (res.status == core::rpc::status::kFailure) {
-            out.failed = true;
-            out.failure = core::failure_summary(core::failure_from_worker(shm.header().failure));
-            continue;
-          }
+          out.failed = true;
+          out.failure = core::failure_summary(r.failure);
+          if (r.kind == CallOutcome::Kind::Ok) out.exec_ns = r.result.get<core::rpc::ExecResult>().duration_ns;
+        } else if (v == CallOutcome::Verdict::NotTheInput) {
+          w.kill();  // not the input's fault: leave it without a verdict, try the next
+        } else {
+          out.ran = true;
+          out.exec_ns = r.result.get<core::rpc::ExecResult>().duration_ns;
           const std::uint8_t* snap = shm.snapshot();
           for (std::uint64_t c = 0; c < config.counters; ++c) {
             for (int bit = 0; snap[c] >> bit; ++bit) {
@@ -65,12 +67,6 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
                 out.features.push_back(static_cast<std::uint32_t>(c * 8 + static_cast<std::uint64_t>(bit)));
             }
           }
-        } else if (r.input_fault) {
-          out.ran = true;
-          out.failed = true;
-          out.failure = core::failure_summary(r.failure);
-        } else {
-          w.kill();  // not the input's fault: leave it without a verdict, try the next
         }
       }
       w.stop(setup.exit_grace);

@@ -92,16 +92,14 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
         core::store_entry(shm.base(), mo.best, w.shm().input_area_size());
         CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
         used += std::max<std::uint64_t>(r.execs, 1);
-        if (r.kind == CallOutcome::Kind::Ok) {
-          auto res = r.result.get<rpc::ExecResult>();
-          if (res.status != rpc::status::kFailure && core::covers(shm.snapshot(), keep.data(), n)) {
-            best = mo.best;
-            snapshot.assign(shm.snapshot(), shm.snapshot() + n);
-          }
-        } else if (r.input_fault && r.exact_input) {
+        if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
           settle(granted, used);
           handle_failure(w, r.failure, mo.best, w.output(), nullptr);
           return;
+        }
+        if (r.kind == CallOutcome::Kind::Ok && core::covers(shm.snapshot(), keep.data(), n)) {
+          best = mo.best;
+          snapshot.assign(shm.snapshot(), shm.snapshot() + n);
         }
       }
       settle(granted, used);
@@ -386,7 +384,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;
   CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(600000));
-  if ((r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) && r.input_fault) {
+  if (r.verdict() == CallOutcome::Verdict::Failed) {
     // Not exact only if the damage escaped the decoy descriptors: report the last input.
     handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
     return;

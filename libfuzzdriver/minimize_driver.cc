@@ -91,10 +91,10 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (r.kind == CallOutcome::Kind::Ok) {
       auto res = r.result.get<rpc::MinimizeResult>();
       if (res.improved) out.best = core::load_entry(shm.best(), w.shm().input_area_size());
-      if (res.status == rpc::status::kFailure) {
-        // Coverage mode: a candidate failed. It is in `current`; the failure in the header.
+      if (r.verdict() == CallOutcome::Verdict::Failed) {
+        // Coverage mode: a candidate failed. It is in `current`.
         out.found_failure = true;
-        out.failure = core::failure_from_worker(shm.header().failure);
+        out.failure = r.failure;
         out.failing_input = core::load_entry(shm.current(), w.shm().input_area_size());
         return out;
       }
@@ -127,7 +127,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
       return out;
     }
     bool qualifies = false;
-    if (r.input_fault && r.exact_input) {
+    if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
       if (target != nullptr) {
         qualifies = core::same_failure(r.failure, *target);
       } else {
@@ -169,19 +169,9 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
   core::store_entry(shm.base(), input, w.shm().input_area_size());
   CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, milliseconds(60000));
   rep.output = w.output();
-  if (r.kind == CallOutcome::Kind::Ok) {
-    rep.ran = true;
-    auto res = r.result.get<rpc::ExecResult>();
-    if (res.status == rpc::status::kFailure) {
-      rep.failure = core::failure_from_worker(shm.header().failure);
-      refine_from_sanitizer_report(rep.failure, rep.output);
-    }
-    return rep;
-  }
-  if (r.kind == CallOutcome::Kind::Died || r.kind == CallOutcome::Kind::ProtocolError) {
-    rep.ran = r.input_fault;
-    if (r.input_fault) rep.failure = r.failure;
-  }
+  CallOutcome::Verdict v = r.verdict();
+  rep.ran = v != CallOutcome::Verdict::NotTheInput;
+  if (v == CallOutcome::Verdict::Failed) rep.failure = r.failure;
   return rep;
 }
 

@@ -166,6 +166,15 @@ CallOutcome Worker::call(const std::string& method, const nlohmann::json& params
     plausible = std::min(plausible, params["limit"].get<std::uint64_t>());
   }
   out.execs = std::min(out.execs, plausible);
+  if (out.kind == CallOutcome::Kind::Ok && out.result.is_object()) {
+    auto status = out.result.find("status");
+    if (status != out.result.end() && status->is_string()) out.status = status->get<std::string>();
+    if (out.status == rpc::status::kFailure) {
+      out.input_fault = true;
+      out.failure = core::failure_from_worker(shm_->header().failure);
+      refine_from_sanitizer_report(out.failure, output_);
+    }
+  }
   return out;
 }
 

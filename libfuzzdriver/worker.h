@@ -56,14 +56,28 @@ struct CallOutcome {
   // target wrote over it (it is put back before anything else reads the region).
   bool layout_damaged = false;
 
-  // For Died and ProtocolError: whether the input executing at that moment caused it, and
-  // how it failed. When the target broke the RPC channel somewhere during a call of many
-  // executions, `failure` is RpcCorrupted and `exact_input` is false: the coordinator
+  // Whether the input executing when the call ended failed, and how: an answer whose
+  // status is "failure" (the failure as the worker recorded it in shared memory), or a
+  // death the input caused (Died, ProtocolError). `failure` is refined with what a
+  // sanitizer printed. When the target broke the RPC channel somewhere during a call of
+  // many executions, `failure` is RpcCorrupted and `exact_input` is false: the coordinator
   // replays the call to find the input.
   bool input_fault = false;
   bool exact_input = true;
   core::FailureRecord failure{};
+  std::string status;       // Ok: the answer's status (core/rpc.h rpc::status), if it has one
   std::uint64_t execs = 0;  // executions the call made before it ended
+
+  // What the call says of its input: the one rule for every method and every way a call
+  // ends. OutOfDomain: a single execution of values the fuzz function's domains exclude (a
+  // failure for a seed, a skip for anything else). NotTheInput: an error answer, or a
+  // worker lost to something else (killed from outside, stuck outside the fuzz function).
+  enum class Verdict { Fine, Interesting, Failed, OutOfDomain, NotTheInput };
+  Verdict verdict() const {
+    if (input_fault) return (failure.flags & core::kFailureOutOfDomain) != 0 ? Verdict::OutOfDomain : Verdict::Failed;
+    if (kind != Kind::Ok) return Verdict::NotTheInput;
+    return status == core::rpc::status::kInteresting ? Verdict::Interesting : Verdict::Fine;
+  }
 };
 
 class Worker {
