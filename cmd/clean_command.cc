@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/cache_dir.h"
 
@@ -13,7 +14,7 @@ void add_clean_command(CLI::App& app, int& exit_code) {
   auto cachedir = std::make_shared<std::string>();
   auto all = std::make_shared<bool>(false);
   sub->add_option("target", *target, "The target binary whose cache to delete");
-  sub->add_option("--cachedir", *cachedir, "The target's cache directory, if it was given to cfuzz run");
+  add_cachedir_flag(sub, cachedir.get(), "The target's cache directory, if it was given to cfuzz run");
   sub->add_flag("--all", *all, "Delete the caches of all targets (the whole default cache root)");
   sub->callback([target, cachedir, all, &exit_code] {
     namespace fs = std::filesystem;

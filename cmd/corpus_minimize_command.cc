@@ -1,5 +1,5 @@
 // `cfuzz corpus minimize --target ./target DIR... -o OUT`: distill a corpus.
-#include "cmd/input_limit_flags.h"
+#include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/budget.h"
 #include "libfuzzdriver/corpus_distill.h"
@@ -16,15 +16,14 @@ void add_corpus_minimize_command(CLI::App& corpus, int& exit_code) {
   sub->add_option("inputs", o->inputs, "Directories (their files) and files to distill, e.g. the cache directory")
       ->required();
   sub->add_option("--target", o->target, "The target binary whose coverage decides")->required();
-  sub->add_option("--fuzz", o->fuzz, "Regular expression selecting the fuzz test (not needed if there is one)");
+  add_fuzz_flag(sub, &o->fuzz);
   sub->add_option("-o,--output", o->output, "Directory to write the kept entries to")->required();
   sub->add_flag("--raw", o->raw,
                 "The inputs are raw files (an AFL or libFuzzer corpus) for a fuzz test taking one []byte or "
                 "string; the kept entries are written raw too");
-  sub->add_option("--parallel,-p", o->parallel, "Number of worker processes, at most 1024 (default: number of CPUs)")
-      ->check(kWorkersRange);
+  add_parallel_flag(sub, &o->parallel);
   limits->add_to(sub, &o->rss_limit_mb, "Memory limit of a worker in MiB (0: none)");
-  sub->add_flag("--json", o->json, "Print the result as JSON lines");
+  add_json_flag(sub, &o->json, "Print the result as JSON lines");
   sub->callback([o, limits, &exit_code] {
     o->timeout = limits->timeout();
     exit_code = driver::distill_corpus(*o);

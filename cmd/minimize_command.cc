@@ -1,5 +1,5 @@
 // `cfuzz minimize FILE --target ./target`: shrink a failing input by hand.
-#include "cmd/input_limit_flags.h"
+#include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/minimize_file.h"
 
@@ -17,14 +17,14 @@ void add_minimize_command(CLI::App& app, int& exit_code) {
       ->required()
       ->check(CLI::ExistingFile);
   sub->add_option("--target", o->target, "The target binary that fails on the input")->required();
-  sub->add_option("--fuzz", o->fuzz, "Regular expression selecting the fuzz test (not needed if there is one)");
+  add_fuzz_flag(sub, &o->fuzz);
   sub->add_option("-o,--output", o->output, "Where to write the result (default: FILE.min)");
   sub->add_flag("--raw", o->raw,
                 "FILE holds raw bytes for a fuzz test taking one []byte or string (a libFuzzer or "
                 "AFL crash file); the result is written raw too");
   sub->add_option("--fuzzminimizetime", *budget, "Time (or executions, Nx) to spend")->capture_default_str();
   limits->add_to(sub, &o->rss_limit_mb, "Memory limit of the worker in MiB (0: none)");
-  sub->add_flag("--json", o->json, "Print progress and the result as JSON lines");
+  add_json_flag(sub, &o->json, "Print progress and the result as JSON lines");
   sub->callback([o, budget, limits, &exit_code] {
     o->budget = driver::Budget::parse(*budget, "--fuzzminimizetime", false);
     o->timeout = limits->timeout();

@@ -3,7 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "cmd/input_limit_flags.h"
+#include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
 #include "libfuzzdriver/coordinator.h"
 
@@ -18,9 +18,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto seed = std::make_shared<std::uint64_t>(0);
 
   sub->add_option("target", opts->target, "The target binary")->required();
-  sub->add_option("--fuzz", opts->fuzz,
-                  "Regular expression selecting the one fuzz test to fuzz (not needed when the "
-                  "target has only one)");
+  add_fuzz_flag(sub, &opts->fuzz);
   sub->add_option("--fuzztime", *fuzztime,
                   "How long to fuzz: a duration (30s, 10m, 1h30m) or a number of executions "
                   "across all workers (100000x). Default: until interrupted or a failure");
@@ -29,8 +27,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                                        "disables. By default also at most 8 + 4 per byte of the input "
                                        "worker restarts (candidates that crash)")
                            ->capture_default_str();
-  sub->add_option("--parallel,-p", opts->parallel, "Number of worker processes, at most 1024 (default: number of CPUs)")
-      ->check(kWorkersRange);
+  add_parallel_flag(sub, &opts->parallel);
   limits->add_to(sub, &opts->rss_limit_mb,
                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)");
   sub->add_option("--stack-limit-kb", opts->stack_limit_kb,
@@ -48,11 +45,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* seed_opt = sub->add_option("--seed", *seed,
                                    "Seed of the random generator: with the same seed, corpus and one "
                                    "worker, a run repeats itself exactly");
-  sub->add_option("--cachedir", opts->cachedir,
-                  "Directory of the generated corpus of this target (entries go to DIR/<FuzzName>/). "
-                  "Default: $CFUZZ_CACHE, $XDG_CACHE_HOME/cfuzz or ~/.cache/cfuzz, per target");
-  sub->add_option("--srcdir", opts->srcdir,
-                  "Directory holding testdata/fuzz/<FuzzName>/ (default: what the target uses)");
+  add_cachedir_flag(sub, &opts->cachedir,
+                    "Directory of the generated corpus of this target (entries go to DIR/<FuzzName>/). "
+                    "Default: $CFUZZ_CACHE, $XDG_CACHE_HOME/cfuzz or ~/.cache/cfuzz, per target");
+  add_srcdir_flag(sub, &opts->srcdir, "Directory holding testdata/fuzz/<FuzzName>/ (default: what the target uses)");
   sub->add_option("--dict", opts->dictionaries, "Dictionary file (AFL/libFuzzer format); may be repeated");
   sub->add_flag("--detect-leaks,!--no-detect-leaks", opts->detect_leaks,
                 "Report memory leaks as failures, checked after inputs with new coverage (needs "
@@ -60,7 +56,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
-  sub->add_flag("--json", opts->json, "Print progress and results as JSON lines");
+  add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
   sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, &exit_code] {

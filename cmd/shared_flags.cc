@@ -1,4 +1,4 @@
-#include "cmd/input_limit_flags.h"
+#include "cmd/shared_flags.h"
 
 #include <stdexcept>
 
@@ -6,6 +6,25 @@
 #include "libfuzzdriver/budget.h"
 
 namespace cfuzz::cmd {
+
+void add_fuzz_flag(CLI::App* sub, std::string* fuzz) {
+  sub->add_option("--fuzz", *fuzz, "Regular expression selecting the fuzz test (not needed if the target has one)");
+}
+
+void add_parallel_flag(CLI::App* sub, int* parallel) {
+  sub->add_option("--parallel,-p", *parallel, "Number of worker processes, at most 1024 (default: number of CPUs)")
+      ->check(kWorkersRange);
+}
+
+void add_cachedir_flag(CLI::App* sub, std::string* cachedir, const std::string& help) {
+  sub->add_option("--cachedir", *cachedir, help);
+}
+
+void add_srcdir_flag(CLI::App* sub, std::string* srcdir, const std::string& help) {
+  sub->add_option("--srcdir", *srcdir, help);
+}
+
+void add_json_flag(CLI::App* sub, bool* json, const std::string& help) { sub->add_flag("--json", *json, help); }
 
 void InputLimitFlags::add_to(CLI::App* sub, std::uint64_t* rss_limit_mb, const std::string& rss_help) {
   sub->add_option("--timeout", timeout_text_, "Longest one input may run before it counts as a hang")
