@@ -117,12 +117,6 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   } else {
     lost = r.error;
   }
-  if (failed < sent && failed != features.size()) {
-    // Run again what came before the failing input; it counts as done on its own.
-    MutexLock lock(mu_);
-    scheduler_.run_again(job.batch.data() + features.size(), job.batch.data() + failed);
-  }
-
   std::size_t ran = features.size() + (failed < sent ? 1 : 0);
   settle(job.limit, ran);
   std::size_t after = failed < sent ? failed + 1 : features.size();  // the first input not accounted for
@@ -140,8 +134,10 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     MutexLock lock(mu_);
     for (std::size_t k = 0; k < features.size(); ++k) baseline_passed(job.batch[k], features[k]);
     if (failed < sent) scheduler_.baseline_ran(1);
-    // What did not run (after a failure, a lost worker, or a full features area) runs again.
+    // What did not run (after a failure, a lost worker, or a full features area) runs again,
+    // and so does what came before a failing input without its features.
     scheduler_.run_again(job.batch.data() + after, job.batch.data() + job.batch.size());
+    if (failed < sent) scheduler_.run_again(job.batch.data() + features.size(), job.batch.data() + failed);
   }
   cv_.notify_all();
 }

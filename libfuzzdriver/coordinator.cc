@@ -179,6 +179,7 @@ int Coordinator::run() {
   std::size_t failures;
   bool fuzzed;
   std::size_t baseline_done, baseline_total;
+  std::vector<std::pair<std::string, std::uint64_t>> recommended;
   {
     MutexLock lock(mu_);  // the worker threads are gone
     failures = failures_.size();
@@ -186,6 +187,7 @@ int Coordinator::run() {
     fuzzed = scheduler_.fuzzing();
     baseline_done = scheduler_.baseline_done();
     baseline_total = scheduler_.baseline_total();
+    recommended = dictionary_.recommended();
   }
   Progress p = progress_now(Clock::now() - start_);
   double secs = std::chrono::duration<double>(p.elapsed).count();
@@ -202,10 +204,7 @@ int Coordinator::run() {
   }
   record_stats(p);
   save_baseline_cache();
-  {
-    MutexLock lock(mu_);
-    reporter_.recommended_dictionary(dictionary_.recommended());
-  }
+  reporter_.recommended_dictionary(recommended);
   reporter_.done(p, static_cast<int>(failures));
   return failures == 0 ? 0 : 1;
 }
@@ -239,9 +238,14 @@ void Coordinator::supervise() {
       next_sync = Clock::now() + kSyncInterval;
     }
     bool fuzzing_began;
+    std::size_t done, total;
+    std::vector<MinimizeProgress> minimizing;
     {
       MutexLock lock(mu_);
       fuzzing_began = scheduler_.fuzzing();
+      done = scheduler_.baseline_done();
+      total = scheduler_.baseline_total();
+      for (const auto& [worker, m] : minimizing_) minimizing.push_back(m);
     }
     if (fuzzing_began && !recorded_fuzzing_start) {
       // The first point of this run's line in cover's plot: the baseline's coverage.
@@ -255,23 +259,13 @@ void Coordinator::supervise() {
       p.rate = secs > 0 ? static_cast<double>(p.execs - std::min(p.execs, last_execs)) / secs : 0;
       last_execs = p.execs;
       last_time = now;
-      bool in_baseline;
-      std::size_t done, total;
-      std::vector<MinimizeProgress> minimizing;
-      {
-        MutexLock lock(mu_);
-        in_baseline = !scheduler_.fuzzing();
-        done = scheduler_.baseline_done();
-        total = scheduler_.baseline_total();
-        for (const auto& [worker, m] : minimizing_) minimizing.push_back(m);
-      }
       // While a failing input is minimized, that is what the line says; the fuzzing line
       // only while other workers still fuzz (--keepfuzzing).
       for (auto& m : minimizing) {
         m.elapsed = now - start_;
         reporter_.minimize_progress(m);
       }
-      if (in_baseline) {
+      if (!fuzzing_began) {
         reporter_.baseline(now - start_, done, total);
       } else if (minimizing.empty() || opts_.keep_fuzzing) {
         reporter_.progress(p);
@@ -409,10 +403,11 @@ std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
   return scheduler_.reserve(wanted);
 }
 
-void Coordinator::settle(std::uint64_t reserved, std::uint64_t used) {
+void Coordinator::settle(std::uint64_t reserved, std::uint64_t used, bool shrinking) {
   {
     MutexLock lock(mu_);
     scheduler_.settle(reserved, used);
+    if (shrinking) scheduler_.shrink_spent(used);
   }
   cv_.notify_all();
 }

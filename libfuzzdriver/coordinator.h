@@ -97,9 +97,10 @@ class Coordinator {
   // A bug or an I/O error: the run stops, saying why.
   void stop_with_error(const std::string& why) CFUZZ_EXCLUDES(mu_);
 
-  // The scheduler's execution budget, for work outside its jobs (minimization).
+  // The scheduler's execution budget, for work outside its jobs (minimization);
+  // `shrinking`: the executions went to shrinking a new input, and count against its share.
   std::uint64_t reserve(std::uint64_t wanted) CFUZZ_EXCLUDES(mu_);
-  void settle(std::uint64_t reserved, std::uint64_t used) CFUZZ_EXCLUDES(mu_);
+  void settle(std::uint64_t reserved, std::uint64_t used, bool shrinking = false) CFUZZ_EXCLUDES(mu_);
 
   // What workers find (findings.cc).
   void handle_interesting(Worker& w, std::size_t parent) CFUZZ_EXCLUDES(mu_);

@@ -56,6 +56,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
   std::vector<std::uint8_t> keep(n);
   std::size_t fresh = 0;
+  std::uint64_t shrink_budget;
   {
     // Another worker may have found the same coverage meanwhile (Go's stale reports).
     MutexLock lock(mu_);
@@ -63,15 +64,11 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       keep[i] = static_cast<std::uint8_t>(snapshot[i] & ~mask_[i]);
       fresh += keep[i] != 0;
     }
+    shrink_budget = scheduler_.shrink_grant();
   }
   if (fresh == 0) return;
 
   corpus::Entry best = values;
-  std::uint64_t shrink_budget;
-  {
-    MutexLock lock(mu_);
-    shrink_budget = scheduler_.shrink_grant();
-  }
   if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
     std::uint64_t granted = reserve(shrink_budget);
     if (granted > 1) {
@@ -102,9 +99,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
           snapshot.assign(shm.snapshot(), shm.snapshot() + n);
         }
       }
-      settle(granted, used);
-      MutexLock lock(mu_);
-      scheduler_.shrink_spent(used);
+      settle(granted, used, /*shrinking=*/true);
     } else {
       settle(granted, 0);
     }
