@@ -548,6 +548,24 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
     splice = corpus_.at(job.splice).values;
     std::memcpy(w.shm().view().mask(), mask_.data(), mask_.size());
   }
+  rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
+  in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
+  CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
+  in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
+  settle(job.limit, r.execs);
+
+  // Everything a worker hands back is checked before it is used: a target that writes over
+  // shared memory or onto the response pipe must not take the coordinator down with it. A
+  // call whose results do not hold together is replayed to find the input that did it.
+  try {
+    handle_fuzz_outcome(w, job, base, splice, r);
+  } catch (const core::CorruptInput& e) {
+    replay_damaged_call(w, job, base, splice, damaged_call(r, e.what()));
+  }
+}
+
+rpc::FuzzParams Coordinator::prepare_fuzz_call(Worker& w, const Job& job, const corpus::Entry& base,
+                                               const corpus::Entry& splice) {
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), base, w.shm().input_area_size());
   if (job.splice != job.entry) {
@@ -562,19 +580,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   params.max_len = job.max_len;
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;
-  in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
-  CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
-  in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
-  settle(job.limit, r.execs);
-
-  // Everything a worker hands back is checked before it is used: a target that writes over
-  // shared memory or onto the response pipe must not take the coordinator down with it. A
-  // call whose results do not hold together is replayed to find the input that did it.
-  try {
-    handle_fuzz_outcome(w, job, base, splice, r);
-  } catch (const core::CorruptInput& e) {
-    replay_damaged_call(w, job, base, splice, damaged_call(r, e.what()));
-  }
+  return params;
 }
 
 CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& why) {

@@ -112,6 +112,9 @@ class Coordinator {
   // core::CorruptInput when they do not hold together.
   void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
                            const CallOutcome& r) CFUZZ_EXCLUDES(mu_);
+  // Writes a fuzz call's inputs into the worker's input areas; returns its parameters.
+  static core::rpc::FuzzParams prepare_fuzz_call(Worker& w, const Job& job, const corpus::Entry& base,
+                                                 const corpus::Entry& splice);
   static CallOutcome damaged_call(const CallOutcome& r, const std::string& why);
   // The command that runs the file `name` of SRCDIR/testdata/fuzz/<test>/ alone.
   std::string rerun_command(const std::string& name, const std::string& srcdir) const;

@@ -365,19 +365,10 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
     MutexLock lock(mu_);
     std::memcpy(shm.mask(), mask_.data(), mask_.size());
   }
-  core::store_entry(shm.base(), base, w.shm().input_area_size());
-  if (job.splice != job.entry) {
-    core::store_entry(shm.splice(), splice, w.shm().input_area_size());
-  } else {
-    shm.splice().count = 0;
-  }
-  rpc::FuzzParams params;
-  params.seed = job.seed;
-  params.limit = std::max<std::uint64_t>(first.execs, 1);
-  params.max_len = job.max_len;
+  rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
+  params.limit = std::max<std::uint64_t>(first.execs, 1);  // up to where the first call got, checking each input
+  params.deadline_ms = 0;
   params.paranoid = true;
-  params.dictionary = *job.dictionary;
-  params.input_to_state = job.input_to_state;
   CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(600000));
   if (r.verdict() == CallOutcome::Verdict::Failed) {
     // Not exact only if the damage escaped the decoy descriptors: report the last input.
