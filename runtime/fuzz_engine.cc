@@ -241,7 +241,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // (input-to-state), and the front end learns its constants.
   base_cmps_.clear();
   core::copy_input_area(shm_.base(), shm_.current());
-  if (execute(&failure, &count, check, res) != Step::Continue) return finish(res, count, start);
+  if (execute(&failure, &count, check, res) != Step::Continue) return finish(std::move(res), count, start);
   base_cmps_ = cmp_table();
 
   // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
@@ -265,7 +265,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
       if (p.only_ascii) to_ascii(shm_.current());
       Step step = execute(&failure, &count, check, res);
       if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-      if (step != Step::Continue) return finish(res, count, start);
+      if (step != Step::Continue) return finish(std::move(res), count, start);
     }
   }
   std::uint64_t chain = 0;
@@ -290,10 +290,10 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     }
     if (step != Step::Continue || out_of_budget(count)) break;
   }
-  return finish(res, count, start);
+  return finish(std::move(res), count, start);
 }
 
-rpc::FuzzResult& FuzzEngine::finish(rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start) {
+rpc::FuzzResult FuzzEngine::finish(rpc::FuzzResult&& res, std::uint64_t count, std::uint64_t start) {
   for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
   res.execs = count;
   res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;

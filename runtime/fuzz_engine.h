@@ -88,7 +88,8 @@ class FuzzEngine {
   static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
   static void to_ascii(core::InputAreaHeader& a);
   std::uint64_t new_bits() const;
-  core::rpc::FuzzResult& finish(core::rpc::FuzzResult& res, std::uint64_t count, std::uint64_t start);
+  // The call's result, completed (moved out: it holds the words found).
+  core::rpc::FuzzResult finish(core::rpc::FuzzResult&& res, std::uint64_t count, std::uint64_t start);
 
   CustomMutators custom_mutators_;
   Executor ex_;

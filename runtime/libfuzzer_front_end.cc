@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,6 +36,7 @@
 #include "runtime/libfuzzer_report.h"
 #include "runtime/libfuzzer_units.h"
 #include "runtime/malloc_limit.h"
+#include "runtime/private_region.h"
 #include "runtime/test_body.h"
 
 namespace cfuzz::runtime {
@@ -250,16 +250,7 @@ class FrontEnd {
   }
 
   void map_region(std::uint64_t slot_capacity) {
-    const auto& cov = coverage_registry();
-    geometry_ = core::shm_geometry(slot_capacity, static_cast<std::uint32_t>(types_.size()), cov.total_counters);
-    void* p = mmap(nullptr, geometry_.total_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::string("cannot map the input areas");
-    core::shm_init_header(p, geometry_);
-    shm_ = core::ShmView(p, geometry_);
-    shm_.header().counters_len = cov.total_counters;
-    ExecutionState& st = execution_state();
-    st.phase = &shm_.header().phase;
-    st.record = &shm_.header().failure;
+    shm_ = map_private_region(slot_capacity, static_cast<std::uint32_t>(types_.size()), &geometry_);
   }
 
   // A failure the engine returned (the process is still alive): reported, then the end.

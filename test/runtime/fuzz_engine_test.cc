@@ -6,8 +6,6 @@
 // so it is a binary of its own, without sanitizers (they bring their own allocator).
 #include "runtime/fuzz_engine.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -28,7 +26,7 @@
 #include "core/rpc.h"
 #include "core/shm_layout.h"
 #include "runtime/coverage_registry.h"
-#include "runtime/crash_handler.h"
+#include "runtime/private_region.h"
 #include "runtime/registry.h"
 #include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
@@ -136,19 +134,11 @@ class EngineUnderTest {
     f_ = run_test_body(*test);
     if (!f_->fuzz_function()) throw std::runtime_error(body_failure(*f_));
 
-    // The front end's map_region.
-    const auto& cov = coverage_registry();
-    if (cov.total_counters <= kStackDepthCounters) throw std::runtime_error("the harness has no coverage counters");
-    geometry_ =
-        core::shm_geometry(kMaxLen, static_cast<std::uint32_t>(f_->fuzz_function()->types.size()), cov.total_counters);
-    void* p = mmap(nullptr, geometry_.total_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("cannot map the input areas");
-    core::shm_init_header(p, geometry_);
-    shm_ = core::ShmView(p, geometry_);
-    shm_.header().counters_len = cov.total_counters;
-    ExecutionState& st = execution_state();
-    st.phase = &shm_.header().phase;
-    st.record = &shm_.header().failure;
+    // As the libFuzzer front end maps its input areas.
+    if (coverage_registry().total_counters <= kStackDepthCounters) {
+      throw std::runtime_error("the harness has no coverage counters");
+    }
+    shm_ = map_private_region(kMaxLen, static_cast<std::uint32_t>(f_->fuzz_function()->types.size()), &geometry_);
     engine_.emplace(*test, *f_, shm_);
     engine_->check_const_input(true);
 
