@@ -67,6 +67,8 @@ inline constexpr const char* kOk = "ok";
 inline constexpr const char* kInteresting = "interesting";
 inline constexpr const char* kFailure = "failure";
 inline constexpr const char* kSkipped = "skipped";  // exec: the input was out of the fuzz function's domains
+inline constexpr const char* kDone = "done";        // minimize: no candidate is left
+inline constexpr const char* kBudget = "budget";    // minimize: the limit or the deadline was reached
 }  // namespace status
 namespace minimize_mode {
 inline constexpr const char* kFailure = "failure";    // keep failing the same way

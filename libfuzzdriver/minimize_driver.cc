@@ -98,7 +98,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
         out.failing_input = core::load_entry(shm.current(), w.shm().input_area_size());
         return out;
       }
-      if (res.status == "done") {
+      if (res.status == rpc::status::kDone) {
         out.complete = true;
         return out;
       }

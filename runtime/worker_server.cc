@@ -301,7 +301,7 @@ class WorkerServer : private ExecutionCheck {
     hdr_.minimize.active = 1;
 
     rpc::MinimizeResult res;
-    res.status = "done";
+    res.status = rpc::status::kDone;
     std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
     std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
     std::uint64_t count = 0;
@@ -312,7 +312,7 @@ class WorkerServer : private ExecutionCheck {
     RpcGuard guard;
     for (;;) {
       if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
-        res.status = "budget";
+        res.status = rpc::status::kBudget;
         break;
       }
       if (!m.next(&candidate)) break;
