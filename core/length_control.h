@@ -14,8 +14,6 @@
 #include <bit>
 #include <cstdint>
 
-#include "libfuzzdriver/budget.h"
-
 namespace cfuzz::core {
 
 inline constexpr std::uint64_t kDefaultLenControl = 100;  // libFuzzer's default rate
