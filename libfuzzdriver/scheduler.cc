@@ -23,7 +23,6 @@ void Scheduler::plan_baseline(std::size_t total, std::vector<std::size_t> queue)
 }
 
 std::uint64_t Scheduler::budget_left() const {
-  int unused = 0;
   if (!settings_.exec_budget) return UINT64_MAX;
   return *settings_.exec_budget - std::min(*settings_.exec_budget, execs_done_ + execs_reserved_);
 }
