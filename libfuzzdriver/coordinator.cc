@@ -399,6 +399,7 @@ void Coordinator::stop_with_error(const std::string& why) {
 }
 
 std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
+  MutexLock lock(mu_);
   return scheduler_.reserve(wanted);
 }
 
