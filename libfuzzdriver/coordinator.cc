@@ -11,17 +11,12 @@
 #include <spdlog/spdlog.h>
 
 #include "core/coverage.h"
-#include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
-#include "core/value_shape.h"
 #include "corpus_format/codec.h"
-#include "corpus_format/corpus_dir.h"
 #include "libfuzzdriver/cache_dir.h"
-#include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/sanitizer_env.h"
-#include "libfuzzdriver/sanitizer_report.h"
 #include "libfuzzdriver/stats_log.h"
 #include "libfuzzdriver/testdata_corpus.h"
 

@@ -89,12 +89,15 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
         core::store_entry(shm.base(), mo.best, w.shm().input_area_size());
         CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
         used += std::max<std::uint64_t>(r.execs, 1);
-        if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
+        CallOutcome::Verdict v = r.verdict();
+        if (v == CallOutcome::Verdict::Failed && r.exact_input) {
           settle(granted, used);
           handle_failure(w, r.failure, mo.best, w.output(), nullptr);
           return;
         }
-        if (r.kind == CallOutcome::Kind::Ok && core::covers(shm.snapshot(), keep.data(), n)) {
+        // Kept only if it ran clean (not out of the domains either) with the new coverage.
+        bool clean = v == CallOutcome::Verdict::Fine || v == CallOutcome::Verdict::Interesting;
+        if (clean && core::covers(shm.snapshot(), keep.data(), n)) {
           best = mo.best;
           snapshot.assign(shm.snapshot(), shm.snapshot() + n);
         }

@@ -6,7 +6,6 @@
 #include "core/coverage.h"
 #include "core/input_area.h"
 #include "core/rpc.h"
-#include "libfuzzdriver/sanitizer_report.h"
 
 namespace cfuzz::driver {
 
