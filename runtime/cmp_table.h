@@ -27,6 +27,7 @@ class CmpTable {
     std::uint64_t a, b;
     std::uint8_t width;  // bytes: 1, 2, 4 or 8; 0 = empty slot
     std::uint8_t is_const;
+    std::uint32_t site;  // which comparison made it (a hash of its place in the code)
   };
   struct ByteCmp {
     std::uint8_t a[kMaxBytes], b[kMaxBytes];
@@ -44,12 +45,14 @@ class CmpTable {
     // Both operands pick the slot, as libFuzzer's table of recent compares does: a site
     // that compares several fields with one constant (a loop, a function called per field)
     // keeps one entry per field, not just the last.
-    std::size_t i = slot(site(pc) ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
+    std::uintptr_t at = site(pc);
+    std::size_t i = slot(at ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
     IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;
     s.width = static_cast<std::uint8_t>(width);
     s.is_const = is_const ? 1 : 0;
+    s.site = static_cast<std::uint32_t>(at);
     recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   }
 
@@ -78,6 +81,26 @@ class CmpTable {
   std::size_t recent_byte_count() const { return recent_byte_count_ < kRecent ? recent_byte_count_ : kRecent; }
   const IntCmp& recent_int(std::size_t k) const { return ints_[recent_ints_[k]]; }
   const ByteCmp& recent_byte(std::size_t k) const { return bytes_[recent_bytes_[k]]; }
+
+  // The writes so far, to visit those of one execution afterwards (the last kRecent of
+  // them at most): each with the slot it went to.
+  struct Mark {
+    std::size_t ints, bytes;
+  };
+  Mark mark() const { return {recent_int_count_, recent_byte_count_}; }
+  template <class F>
+  void for_each_int_since(Mark m, F&& f) const {
+    std::size_t from = recent_int_count_ - m.ints > kRecent ? recent_int_count_ - kRecent : m.ints;
+    for (std::size_t n = from; n < recent_int_count_; ++n)
+      f(recent_ints_[n % kRecent], ints_[recent_ints_[n % kRecent]]);
+  }
+  template <class F>
+  void for_each_byte_since(Mark m, F&& f) const {
+    std::size_t from = recent_byte_count_ - m.bytes > kRecent ? recent_byte_count_ - kRecent : m.bytes;
+    for (std::size_t n = from; n < recent_byte_count_; ++n) {
+      f(recent_bytes_[n % kRecent], bytes_[recent_bytes_[n % kRecent]]);
+    }
+  }
 
  private:
   // Address space randomization moves code and data from run to run; for a --seed run to be

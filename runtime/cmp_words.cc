@@ -1,6 +1,7 @@
 #include "runtime/cmp_words.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "core/decimal_text.h"
@@ -260,15 +261,24 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
     out.push_back(std::move(c));
   };
-  // Every occurrence of `from` in value `v` (up to a few), to be replaced by `to`.
+  // The first few occurrences of `from` in value `v` and the last one (of a run of equal
+  // fields, the last may be a checksum stored after them), each to be replaced by `to`.
   auto replace_all = [&](std::uint32_t v, const std::uint8_t* data, std::size_t len, const std::uint8_t* from,
                          std::size_t from_len, const std::uint8_t* to, std::size_t to_len) {
     if (from_len == 0 || from_len > len) return;
+    constexpr int kFirst = 3;
     int found = 0;
-    for (std::size_t pos = 0; pos + from_len <= len && found < 4 && out.size() < max; ++pos) {
+    std::size_t last = SIZE_MAX;
+    for (std::size_t pos = 0; pos + from_len <= len && out.size() < max; ++pos) {
       if (std::memcmp(data + pos, from, from_len) != 0) continue;
-      ++found;
-      add(Candidate{v, pos, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
+      if (found++ < kFirst) {
+        add(Candidate{v, pos, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
+      } else {
+        last = pos;
+      }
+    }
+    if (last != SIZE_MAX && out.size() < max) {
+      add(Candidate{v, last, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
     }
   };
   auto& area = const_cast<core::InputAreaHeader&>(base);
@@ -315,6 +325,15 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
       replace_all(v, data, slot.len, c.b, c.b_len, c.a, c.a_len);
     }
   }
+  // Then the lengths. There are many exact replacements of single bytes in a short text,
+  // which would crowd them out: they have room of their own, a few more.
+  const std::size_t length_limit = out.size() + max / 8;
+  for (std::uint32_t v = 0; v < base.count; ++v) {
+    const core::SlotHeader& slot = base.slots[v];
+    if (slot.type == 0 || slot.type == 1) {
+      add_length_candidates(v, core::ShmView::slot_data(area, v), slot.len, length_limit, &out);
+    }
+  }
   // The guesses last: each transformed comparison yields hundreds of them, which must not
   // crowd out the exact replacements of a later value.
   for (std::uint32_t v = 0; v < base.count && out.size() < max; ++v) {
@@ -324,6 +343,117 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
   }
   return out;
+}
+
+std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core::InputAreaHeader& base,
+                                 CmpTable::Mark since, const Kept* kept, ByteOrder prefer, FollowUp* out,
+                                 std::size_t max) const {
+  const bool big_endian_first = prefer == ByteOrder::Big;
+  std::size_t n = 0;
+  auto& area = const_cast<core::InputAreaHeader&>(input);
+  std::uint32_t comparison = 0;  // the one being looked at
+  ByteOrder order = ByteOrder::Unknown;
+  auto add = [&](std::uint32_t v, std::size_t pos, std::size_t old_len, const std::uint8_t* to, std::size_t to_len) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (out[k].value == v && out[k].pos == pos &&
+          out[k].replacement() == std::string_view(reinterpret_cast<const char*>(to), to_len))
+        return;
+    }
+    FollowUp& f = out[n++];
+    f.value = v;
+    f.pos = pos;
+    f.old_len = old_len;
+    f.len = static_cast<std::uint8_t>(to_len);
+    std::memcpy(f.bytes, to, to_len);
+    f.comparison = comparison;
+    f.order = order;
+  };
+  // A step that puts back the base input's bytes, or rewrites the step before it, undoes
+  // the chain rather than taking it further.
+  auto undoes = [&](std::uint32_t v, std::size_t pos, std::size_t len, const std::uint8_t* to, std::size_t to_len) {
+    if (kept != nullptr && kept->value == v && pos < kept->pos + kept->len && kept->pos < pos + len) return true;
+    const std::uint8_t* was = core::ShmView::slot_data(const_cast<core::InputAreaHeader&>(base), v);
+    return to_len == len && pos + len <= base.slots[v].len && std::memcmp(was + pos, to, len) == 0;
+  };
+  // The first occurrence of `from` in value `v` becomes `to`, and so does the last, where
+  // that is another: of a run of equal fields, the first is a value read first and the last
+  // may be the checksum stored after them.
+  auto replace_first_and_last = [&](std::uint32_t v, const std::uint8_t* from, std::size_t from_len,
+                                    const std::uint8_t* to, std::size_t to_len) {
+    const core::SlotHeader& slot = input.slots[v];
+    const std::uint8_t* data = core::ShmView::slot_data(area, v);
+    if (from_len == 0 || from_len > slot.len || n >= max) return false;
+    std::size_t first = SIZE_MAX, last = SIZE_MAX;
+    for (std::size_t pos = 0; pos + from_len <= slot.len; ++pos) {
+      if (std::memcmp(data + pos, from, from_len) != 0 || undoes(v, pos, from_len, to, to_len)) continue;
+      if (first == SIZE_MAX) first = pos;
+      last = pos;
+    }
+    if (first == SIZE_MAX) return false;
+    add(v, first, from_len, to, to_len);
+    if (last != first && n < max) add(v, last, from_len, to, to_len);
+    return true;
+  };
+  table_.for_each_int_since(since, [&](std::size_t slot_index, const CmpTable::IntCmp& c) {
+    const CmpTable::IntCmp& seen = base_.int_slot(slot_index);
+    // A constant's comparison is left to the candidates (and to random mutation): what breaks
+    // when a field changes is a check of one input-derived value against another, a
+    // checksum over the field or a count.
+    if (n >= max || c.width == 0 || c.is_const != 0 || (seen.width == c.width && seen.a == c.a && seen.b == c.b)) {
+      return;
+    }
+    comparison = c.site & 0x7fffffffU;
+    for (std::uint32_t v = 0; v < input.count; ++v) {
+      const core::SlotHeader& slot = input.slots[v];
+      for (int side = 0; side < 2; ++side) {
+        std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
+        if (slot.type != 0 && slot.type != 1) {  // a scalar: the operand is its value
+          std::uint64_t mask = width_mask(c.width);
+          std::uint8_t r[8];
+          encode_int(to, 8, false, r);
+          if ((slot.bits & mask) == (from & mask) && n < max) add(v, 0, 0, r, 8);
+          continue;
+        }
+        int widths[4];
+        int n_widths = narrower_widths(from & width_mask(c.width), to & width_mask(c.width), c.width, widths);
+        bool found = false;
+        for (int wi = 0; wi < n_widths && !found; ++wi) {
+          for (bool big_endian : {big_endian_first, !big_endian_first}) {
+            int w = widths[wi];
+            // A single byte equal to the operand is everywhere by chance (a length, a
+            // count); a follow-up wants the field that was read.
+            if (found || w == 1) continue;
+            std::uint8_t f[8], r[8], f_swapped[8];
+            encode_int(from, w, big_endian, f);
+            encode_int(to, w, big_endian, r);
+            encode_int(from, w, !big_endian, f_swapped);
+            // Which byte order the input uses shows only where the operand reads differently in
+            // the two (0x3030 does not tell).
+            order = w == 1 || std::memcmp(f, f_swapped, static_cast<std::size_t>(w)) == 0 ? ByteOrder::Unknown
+                    : big_endian                                                          ? ByteOrder::Big
+                                                                                          : ByteOrder::Little;
+            found = replace_first_and_last(v, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w));
+          }
+        }
+      }
+    }
+  });
+  table_.for_each_byte_since(since, [&](std::size_t slot_index, const CmpTable::ByteCmp& c) {
+    const CmpTable::ByteCmp& seen = base_.byte_slot(slot_index);
+    if (n >= max || c.a_len == 0 ||
+        (seen.a_len == c.a_len && seen.b_len == c.b_len && std::memcmp(seen.a, c.a, c.a_len) == 0 &&
+         std::memcmp(seen.b, c.b, c.b_len) == 0)) {
+      return;
+    }
+    comparison = 0x80000000U | static_cast<std::uint32_t>(slot_index);
+    order = ByteOrder::Unknown;
+    for (std::uint32_t v = 0; v < input.count; ++v) {
+      if (input.slots[v].type != 0 && input.slots[v].type != 1) continue;
+      if (c.a_len < 2 || c.b_len < 2) continue;
+      if (!replace_first_and_last(v, c.a, c.a_len, c.b, c.b_len)) replace_first_and_last(v, c.b, c.b_len, c.a, c.a_len);
+    }
+  });
+  return n;
 }
 
 void CmpWords::add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
@@ -354,6 +484,56 @@ void CmpWords::add_decimal_candidates(std::uint32_t v, const std::uint8_t* data,
           std::size_t n = core::format_decimal(t, c.width, how, text);
           out->push_back(Candidate{v, r.begin, r.end - r.begin, std::string(text, n)});
         }
+      }
+    }
+  }
+}
+
+void CmpWords::add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                                     std::vector<Candidate>* out) const {
+  // Lengths the target compared: neither operand is in the input, but a length is. Where a
+  // constant is compared with a small number that is the length of a word in the input (a
+  // name, a key, a token the parser measured), that word is cut or stretched to the
+  // constant's length, its last character repeated (an empty one, between a pair of quotes,
+  // is filled in). (The value's own length is left to random mutation and length control:
+  // padding or cutting it to every compared number gave easy coverage that crowded out the
+  // rest.)
+  constexpr std::uint64_t kMaxWord = 64;
+  constexpr int kWordsPerComparison = 2;
+  auto word_char = [](std::uint8_t ch) { return std::isalnum(ch) != 0 || ch == '_'; };
+  // Every comparison of the base input's run, not only the latest: a parser measures a
+  // name long before it is done with the input.
+  for (std::size_t k = 0; k < CmpTable::kIntSlots && out->size() < max; ++k) {
+    const CmpTable::IntCmp& c = base_.int_slot(k);
+    if (c.width == 0) continue;
+    for (int side = 0; side < 2 && out->size() < max; ++side) {
+      std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
+      if (c.is_const == 0 || from > kMaxWord || to == 0 || to > kMaxWord || from == to) continue;
+      int words = 0;
+      if (from == 0) {  // an empty word: between a pair of quotes with nothing inside
+        for (std::size_t pos = 0; pos + 1 < len && words < kWordsPerComparison && out->size() < max; ++pos) {
+          if ((data[pos] == '"' || data[pos] == '\'') && data[pos + 1] == data[pos]) {
+            out->push_back(Candidate{v, pos + 1, 0, std::string(to, 'a')});
+            ++words;
+            ++pos;
+          }
+        }
+        continue;
+      }
+      for (std::size_t pos = 0; pos < len && words < kWordsPerComparison && out->size() < max;) {
+        if (!word_char(data[pos])) {
+          ++pos;
+          continue;
+        }
+        std::size_t end = pos;
+        while (end < len && word_char(data[end])) ++end;
+        if (end - pos == from) {
+          std::string word(reinterpret_cast<const char*>(data + pos), std::min(from, to));
+          word.resize(to, word.back());
+          out->push_back(Candidate{v, pos, from, std::move(word)});
+          ++words;
+        }
+        pos = end;
       }
     }
   }

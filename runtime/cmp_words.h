@@ -10,7 +10,8 @@
 //   compared after C's integer promotion, and +-1 for ordering comparisons), which turns a
 //   2^32 or 2^64 guess into one step: REDQUEEN's input-to-state correspondence, libFuzzer's
 //   table of recent compares. An integer operand is also looked for as decimal text (a number the target
-//   parsed before comparing) and replaced by the other operand's digits. The base input's
+//   parsed before comparing) and replaced by the other operand's digits. A compared length
+//   (of the whole value, or of a word in it) is made the other operand. The base input's
 //   own comparisons matter most: every mutation chain starts from it, so its operands are
 //   where they were recorded.
 // - Operands for typed integer arguments.
@@ -54,6 +55,32 @@ class CmpWords : public core::WordSource {
   };
   std::vector<Candidate> input_to_state_candidates(const core::InputAreaHeader& base, std::size_t max) const;
 
+  // Chained input-to-state: once a candidate has run without new coverage, the comparisons
+  // that run made and the base input's run did not (a checksum over the bytes it changed, a
+  // count that no longer agrees), where the mutated input holds one operand, each give a
+  // second replacement on top of the first. A field that a check covers is then mended in
+  // the step that changed it, which one replacement at a time never does. Written into
+  // `out` (at most `max`, without allocating: this runs between executions).
+  enum class ByteOrder : std::uint8_t { Unknown, Little, Big };
+  struct FollowUp {
+    std::uint32_t value;
+    std::size_t pos;
+    std::size_t old_len;
+    std::uint8_t len;
+    std::uint8_t bytes[CmpTable::kMaxBytes];
+    std::uint32_t comparison;  // the comparison it answers (its site; with the top bit, a byte comparison's slot)
+    ByteOrder order;           // of the integer it wrote, where the input's bytes showed it
+    std::string_view replacement() const { return {reinterpret_cast<const char*>(bytes), len}; }
+  };
+  // The bytes of the step just made, which the next step leaves alone.
+  struct Kept {
+    std::uint32_t value;
+    std::size_t pos, len;
+  };
+  // `prefer`: the byte order to try first (the one the chain's steps have shown so far).
+  std::size_t follow_ups(const core::InputAreaHeader& input, const core::InputAreaHeader& base, CmpTable::Mark since,
+                         const Kept* kept, ByteOrder prefer, FollowUp* out, std::size_t max) const;
+
   // Constants seen in this call's comparisons that the dictionary lacks, at most `max`.
   std::vector<std::string> new_constants(std::size_t max) const;
 
@@ -66,6 +93,8 @@ class CmpWords : public core::WordSource {
   void note_used(std::string_view w) const;
   void add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                               std::vector<Candidate>* out) const;
+  void add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                             std::vector<Candidate>* out) const;
   void add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                                  std::vector<Candidate>* out) const;
   bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,

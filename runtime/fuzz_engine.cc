@@ -146,23 +146,24 @@ void FuzzEngine::to_ascii(core::InputAreaHeader& a) {
   }
 }
 
-bool FuzzEngine::apply(const CmpWords::Candidate& c, core::InputAreaHeader& a) {
-  core::SlotHeader& slot = a.slots[c.value];
+bool FuzzEngine::apply(std::uint32_t value, std::size_t pos, std::size_t old_len, std::string_view bytes,
+                       core::InputAreaHeader& a) {
+  core::SlotHeader& slot = a.slots[value];
   auto type = static_cast<corpus::Type>(slot.type);
   if (type != corpus::Type::Bytes && type != corpus::Type::String) {
     std::uint64_t bits = 0;
-    std::memcpy(&bits, c.bytes.data(), std::min<std::size_t>(8, c.bytes.size()));
+    std::memcpy(&bits, bytes.data(), std::min<std::size_t>(8, bytes.size()));
     // Through the value type and back: truncated and extended as the type wants.
     slot.bits = core::scalar_bits(core::scalar_from_bits(type, bits));
     return true;
   }
-  std::uint64_t new_len = slot.len - c.old_len + c.bytes.size();
+  std::uint64_t new_len = slot.len - old_len + bytes.size();
   // Not held to the length limit: a replacement is aimed at one comparison, and a number
   // that must get longer ("1" → "1234567") is worth it whatever the limit.
-  if (c.pos + c.old_len > slot.len || new_len > a.slot_capacity) return false;
-  std::uint8_t* d = core::ShmView::slot_data(a, c.value);
-  std::memmove(d + c.pos + c.bytes.size(), d + c.pos + c.old_len, slot.len - c.pos - c.old_len);
-  std::memcpy(d + c.pos, c.bytes.data(), c.bytes.size());
+  if (pos + old_len > slot.len || new_len > a.slot_capacity) return false;
+  std::uint8_t* d = core::ShmView::slot_data(a, value);
+  std::memmove(d + pos + bytes.size(), d + pos + old_len, slot.len - pos - old_len);
+  std::memcpy(d + pos, bytes.data(), bytes.size());
   slot.len = new_len;
   return true;
 }
@@ -247,25 +248,79 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
   set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
   if (p.input_to_state != 0) {
-    for (const auto& c : words_.input_to_state_candidates(shm_.base(), p.input_to_state)) {
+    // The base input with one replacement made, kept canonical (in a typed value a count may
+    // have changed); false if it does not fit.
+    auto replace = [&](std::uint32_t value, std::size_t pos, std::size_t old_len, std::string_view bytes) {
       // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
-      // target owns, so (as in libFuzzer) only its mutator changes it.
-      if (custom_mutators_.handles(c.value)) continue;
-      // In a typed value, a replacement of the same length changes one scalar or the
-      // bytes of one string and keeps the structure around it.
-      if (structure_.handles(c.value) && c.old_len != c.bytes.size()) continue;
-      if (out_of_budget(count)) break;
-      core::copy_input_area(shm_.base(), shm_.current());
-      if (!apply(c, shm_.current())) continue;
-      if (structure_.handles(c.value)) {  // a count may have changed: keep what is saved canonical
-        core::InputAreaHeader& a = shm_.current();
-        structure_.make_canonical(c.value, core::ShmView::slot_data(a, c.value), &a.slots[c.value].len,
-                                  a.slot_capacity);
+      // target owns, so (as in libFuzzer) only its mutator changes it. In a typed value, a
+      // replacement of the same length changes one scalar or the bytes of one string and
+      // keeps the structure around it.
+      if (custom_mutators_.handles(value) || (structure_.handles(value) && old_len != bytes.size())) return false;
+      core::InputAreaHeader& a = shm_.current();
+      if (!apply(value, pos, old_len, bytes, a)) return false;
+      if (structure_.handles(value)) {
+        structure_.make_canonical(value, core::ShmView::slot_data(a, value), &a.slots[value].len, a.slot_capacity);
       }
-      if (p.only_ascii) to_ascii(shm_.current());
+      if (p.only_ascii) to_ascii(a);
+      return true;
+    };
+    std::uint64_t candidate_runs = 0, chained_runs = 0;
+    const std::vector<CmpWords::Candidate> candidates = words_.input_to_state_candidates(shm_.base(), p.input_to_state);
+    res.input_to_state_next = p.input_to_state_from;
+    res.input_to_state_done = p.input_to_state_from >= candidates.size();
+    for (std::size_t i = p.input_to_state_from; i < candidates.size(); ++i) {
+      const CmpWords::Candidate& c = candidates[i];
+      // Where the entry's next call goes on: after this candidate if it ends the call with
+      // a find, at it if the call runs out first.
+      res.input_to_state_next = i + 1;
+      res.input_to_state_done = i + 1 == candidates.size();
+      if (out_of_budget(count)) {
+        res.input_to_state_next = i;
+        res.input_to_state_done = false;
+        break;
+      }
+      core::copy_input_area(shm_.base(), shm_.current());
+      if (!replace(c.value, c.pos, c.old_len, c.bytes)) continue;
+      CmpTable::Mark mark = cmp_table().mark();
       Step step = execute(&failure, &count, check, res);
       if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
       if (step != Step::Continue) return finish(std::move(res), count, start);
+      // Chained replacements: each of the first few follow-ups, then greedily the first
+      // follow-up of each run after it (a value fixed, then the checksum over it, then the
+      // next value...), while they keep coming, up to kChainDepth steps. All chains of a
+      // call take at most as many executions as its candidates.
+      ++candidate_runs;
+      CmpWords::Kept kept{c.value, c.pos, c.bytes.size()};
+      std::size_t n = words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, CmpWords::ByteOrder::Little,
+                                        follow_ups_, kFollowUps);
+      for (std::size_t k = 0; k < n && chained_runs < candidate_runs + kFollowUps * kChainDepth; ++k) {
+        core::copy_input_area(shm_.base(), shm_.current());
+        if (!replace(c.value, c.pos, c.old_len, c.bytes)) break;
+        const CmpWords::FollowUp* f = &follow_ups_[k];
+        CmpWords::ByteOrder order = CmpWords::ByteOrder::Little;
+        for (std::size_t depth = 1; depth <= kChainDepth; ++depth) {
+          if (out_of_budget(count) || !replace(f->value, f->pos, f->old_len, f->replacement())) break;
+          mark = cmp_table().mark();
+          ++chained_runs;
+          step = execute(&failure, &count, check, res);
+          if (step == Step::Interesting) {
+            if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+            if (f->len >= 2) res.useful_words.push_back(rpc::to_hex(f->replacement()));
+          }
+          if (step != Step::Continue) return finish(std::move(res), count, start);
+          // The byte order the steps have shown is tried first. The same comparison again:
+          // the step before did not answer it (it wrote where the operand was not read
+          // from), so the chain has lost its way.
+          kept = {f->value, f->pos, f->len};
+          std::uint32_t answered = f->comparison;
+          if (f->order != CmpWords::ByteOrder::Unknown) order = f->order;
+          if (words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, order, &next_follow_up_, 1) == 0 ||
+              next_follow_up_.comparison == answered) {
+            break;
+          }
+          f = &next_follow_up_;
+        }
+      }
     }
   }
   std::uint64_t chain = 0;

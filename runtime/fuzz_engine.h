@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/coverage.h"
@@ -78,6 +79,10 @@ class FuzzEngine {
  private:
   static constexpr std::uint64_t kDefaultMaxLen = 4096;
   static constexpr std::size_t kNewWordsPerCall = 16;
+  // Second replacements tried after each input-to-state candidate (CmpWords::follow_ups),
+  // and how many replacements one chain of them may stack.
+  static constexpr std::size_t kFollowUps = 2;
+  static constexpr std::size_t kChainDepth = 12;
 
   // How one execution in a fuzz call ended.
   enum class Step { Continue, Failure, Interesting };
@@ -85,7 +90,8 @@ class FuzzEngine {
   void prepare_args(core::InputAreaHeader& a);
   bool input_overwritten(const core::InputAreaHeader& a) const;
   // Makes an input-to-state replacement; false if it does not fit.
-  static bool apply(const CmpWords::Candidate& c, core::InputAreaHeader& a);
+  static bool apply(std::uint32_t value, std::size_t pos, std::size_t old_len, std::string_view bytes,
+                    core::InputAreaHeader& a);
   static void to_ascii(core::InputAreaHeader& a);
   std::uint64_t new_bits() const;
   // The call's result, completed (moved out: it holds the words found).
@@ -100,6 +106,8 @@ class FuzzEngine {
   core::StructureMutator structure_{mutator_};  // typed values (cfuzz/typed_values.h)
   CmpTable base_cmps_{};
   CmpWords words_;
+  CmpWords::FollowUp follow_ups_[kFollowUps];
+  CmpWords::FollowUp next_follow_up_;
   core::Pcg rng_;
   InputBuffers buffers_;
   detail::ArgView args_[core::kMaxValues];

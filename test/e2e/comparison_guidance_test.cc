@@ -38,7 +38,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Puzzle{"FuzzEqual64", "magic_values"}, Puzzle{"FuzzEqual64", "magic_values_asan"},
                       Puzzle{"FuzzTypedEqual64", "magic_values"}, Puzzle{"FuzzOffsetFields", "magic_values"},
                       Puzzle{"FuzzOffsetFields", "magic_values_asan"}, Puzzle{"FuzzDecimalFields", "magic_values"},
-                      Puzzle{"FuzzDecimalFields", "magic_values_asan"}, Puzzle{"FuzzPromotedChecksum", "magic_values"}),
+                      Puzzle{"FuzzDecimalFields", "magic_values_asan"}, Puzzle{"FuzzPromotedChecksum", "magic_values"},
+                      Puzzle{"FuzzChecksummedFields", "magic_values"}),
     [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
 
 TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {

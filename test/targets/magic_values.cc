@@ -102,6 +102,21 @@ CFUZZ_TEST(FuzzPromotedChecksum, f) {
   });
 }
 
+// A record whose fields a checksum covers: each field made right breaks the checksum, so
+// no single replacement gets further. A field and then the checksum over it (a chain of
+// replacements) does, one field at a time; the record must also be exactly 12 bytes long.
+CFUZZ_TEST(FuzzChecksummedFields, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() != 12 || d[0] != 'R') return;
+    std::uint16_t sum = 0x5a5a;
+    for (std::size_t i = 0; i < 10; ++i) sum = static_cast<std::uint16_t>(((sum << 3) | (sum >> 13)) + d[i]);
+    if (static_cast<std::uint16_t>(d[10] << 8 | d[11]) != sum) return;
+    auto field = [&](std::size_t i) { return static_cast<std::uint16_t>(d[2 + 2 * i] << 8 | d[3 + 2 * i]); };
+    if (field(0) != 0x1234 || field(1) != 0x2345 || field(2) != 0x3456 || field(3) != 0x4567) return;
+    std::abort();
+  });
+}
+
 CFUZZ_TEST(FuzzDecimalFields, f) {
   f.add(std::string("w=1 h=1"));
   f.fuzz([](cfuzz::T&, const std::string& s) {
