@@ -229,10 +229,8 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // comparisons carried over from earlier calls.
   cmp_table().clear();
   std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-  std::uint64_t deadline = p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0;
-  auto out_of_budget = [&](std::uint64_t count) {
-    return (p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
-  };
+  const CallBudget budget{p.limit,
+                          p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0};
   rpc::FuzzResult res;
   res.status = rpc::status::kOk;
   FailureRecord failure;
@@ -247,81 +245,8 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
 
   // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
   set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
-  if (p.input_to_state != 0) {
-    // The base input with one replacement made, kept canonical (in a typed value a count may
-    // have changed); false if it does not fit.
-    auto replace = [&](std::uint32_t value, std::size_t pos, std::size_t old_len, std::string_view bytes) {
-      // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
-      // target owns, so (as in libFuzzer) only its mutator changes it. In a typed value, a
-      // replacement of the same length changes one scalar or the bytes of one string and
-      // keeps the structure around it.
-      if (custom_mutators_.handles(value) || (structure_.handles(value) && old_len != bytes.size())) return false;
-      core::InputAreaHeader& a = shm_.current();
-      if (!apply(value, pos, old_len, bytes, a)) return false;
-      if (structure_.handles(value)) {
-        structure_.make_canonical(value, core::ShmView::slot_data(a, value), &a.slots[value].len, a.slot_capacity);
-      }
-      if (p.only_ascii) to_ascii(a);
-      return true;
-    };
-    std::uint64_t candidate_runs = 0, chained_runs = 0;
-    const std::vector<CmpWords::Candidate> candidates = words_.input_to_state_candidates(shm_.base(), p.input_to_state);
-    res.input_to_state_next = p.input_to_state_from;
-    res.input_to_state_done = p.input_to_state_from >= candidates.size();
-    for (std::size_t i = p.input_to_state_from; i < candidates.size(); ++i) {
-      const CmpWords::Candidate& c = candidates[i];
-      // Where the entry's next call goes on: after this candidate if it ends the call with
-      // a find, at it if the call runs out first.
-      res.input_to_state_next = i + 1;
-      res.input_to_state_done = i + 1 == candidates.size();
-      if (out_of_budget(count)) {
-        res.input_to_state_next = i;
-        res.input_to_state_done = false;
-        break;
-      }
-      core::copy_input_area(shm_.base(), shm_.current());
-      if (!replace(c.value, c.pos, c.old_len, c.bytes)) continue;
-      CmpTable::Mark mark = cmp_table().mark();
-      Step step = execute(&failure, &count, check, res);
-      if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-      if (step != Step::Continue) return finish(std::move(res), count, start);
-      // Chained replacements: each of the first few follow-ups, then greedily the first
-      // follow-up of each run after it (a value fixed, then the checksum over it, then the
-      // next value...), while they keep coming, up to kChainDepth steps. All chains of a
-      // call take at most as many executions as its candidates.
-      ++candidate_runs;
-      CmpWords::Kept kept{c.value, c.pos, c.bytes.size()};
-      std::size_t n = words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, CmpWords::ByteOrder::Little,
-                                        follow_ups_, kFollowUps);
-      for (std::size_t k = 0; k < n && chained_runs < candidate_runs + kFollowUps * kChainDepth; ++k) {
-        core::copy_input_area(shm_.base(), shm_.current());
-        if (!replace(c.value, c.pos, c.old_len, c.bytes)) break;
-        const CmpWords::FollowUp* f = &follow_ups_[k];
-        CmpWords::ByteOrder order = CmpWords::ByteOrder::Little;
-        for (std::size_t depth = 1; depth <= kChainDepth; ++depth) {
-          if (out_of_budget(count) || !replace(f->value, f->pos, f->old_len, f->replacement())) break;
-          mark = cmp_table().mark();
-          ++chained_runs;
-          step = execute(&failure, &count, check, res);
-          if (step == Step::Interesting) {
-            if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-            if (f->len >= 2) res.useful_words.push_back(rpc::to_hex(f->replacement()));
-          }
-          if (step != Step::Continue) return finish(std::move(res), count, start);
-          // The byte order the steps have shown is tried first. The same comparison again:
-          // the step before did not answer it (it wrote where the operand was not read
-          // from), so the chain has lost its way.
-          kept = {f->value, f->pos, f->len};
-          std::uint32_t answered = f->comparison;
-          if (f->order != CmpWords::ByteOrder::Unknown) order = f->order;
-          if (words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, order, &next_follow_up_, 1) == 0 ||
-              next_follow_up_.comparison == answered) {
-            break;
-          }
-          f = &next_follow_up_;
-        }
-      }
-    }
+  if (p.input_to_state != 0 && input_to_state_stage(p, budget, &failure, &count, check, res) != Step::Continue) {
+    return finish(std::move(res), count, start);
   }
   std::uint64_t chain = 0;
   while (!(p.limit != 0 && count >= p.limit)) {
@@ -343,9 +268,93 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     if (step == Step::Interesting) {
       for (const auto& w : words_.chain_words()) res.useful_words.push_back(rpc::to_hex(w));
     }
-    if (step != Step::Continue || out_of_budget(count)) break;
+    if (step != Step::Continue || budget.over(count)) break;
   }
   return finish(std::move(res), count, start);
+}
+
+bool FuzzEngine::CallBudget::over(std::uint64_t count) const {
+  return (limit != 0 && count >= limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC_COARSE) >= deadline);
+}
+
+bool FuzzEngine::replace(const rpc::FuzzParams& p, std::uint32_t value, std::size_t pos, std::size_t old_len,
+                         std::string_view bytes) {
+  // Input-to-state rewrites raw bytes; a value with a custom mutator is an encoding the
+  // target owns, so (as in libFuzzer) only its mutator changes it. In a typed value, a
+  // replacement of the same length changes one scalar or the bytes of one string and keeps
+  // the structure around it.
+  if (custom_mutators_.handles(value) || (structure_.handles(value) && old_len != bytes.size())) return false;
+  core::InputAreaHeader& a = shm_.current();
+  if (!apply(value, pos, old_len, bytes, a)) return false;
+  if (structure_.handles(value)) {  // a count may have changed: keep what is saved canonical
+    structure_.make_canonical(value, core::ShmView::slot_data(a, value), &a.slots[value].len, a.slot_capacity);
+  }
+  if (p.only_ascii) to_ascii(a);
+  return true;
+}
+
+FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, const CallBudget& budget,
+                                                  FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check,
+                                                  rpc::FuzzResult& res) {
+  std::uint64_t candidate_runs = 0, chained_runs = 0;
+  const std::vector<CmpWords::Candidate> candidates = words_.input_to_state_candidates(shm_.base(), p.input_to_state);
+  res.input_to_state_next = p.input_to_state_from;
+  res.input_to_state_done = p.input_to_state_from >= candidates.size();
+  for (std::size_t i = p.input_to_state_from; i < candidates.size(); ++i) {
+    const CmpWords::Candidate& c = candidates[i];
+    // Where the entry's next call goes on: after this candidate if it ends the call with a
+    // find, at it if the call runs out first.
+    res.input_to_state_next = i + 1;
+    res.input_to_state_done = i + 1 == candidates.size();
+    if (budget.over(*count)) {
+      res.input_to_state_next = i;
+      res.input_to_state_done = false;
+      return Step::Continue;
+    }
+    core::copy_input_area(shm_.base(), shm_.current());
+    if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
+    CmpTable::Mark mark = cmp_table().mark();
+    Step step = execute(failure, count, check, res);
+    if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+    if (step != Step::Continue) return step;
+    // Chained replacements: each of the first few follow-ups, then greedily the first
+    // follow-up of each run after it (a value fixed, then the checksum over it, then the
+    // next value...), while they keep coming, up to kChainDepth steps. All chains of a call
+    // take at most as many executions as its candidates.
+    ++candidate_runs;
+    CmpWords::Kept kept{c.value, c.pos, c.bytes.size()};
+    std::size_t n = words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, CmpWords::ByteOrder::Little,
+                                      follow_ups_, kFollowUps);
+    for (std::size_t k = 0; k < n && chained_runs < candidate_runs + kFollowUps * kChainDepth; ++k) {
+      core::copy_input_area(shm_.base(), shm_.current());
+      if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) break;
+      const CmpWords::FollowUp* f = &follow_ups_[k];
+      CmpWords::ByteOrder order = CmpWords::ByteOrder::Little;
+      for (std::size_t depth = 1; depth <= kChainDepth; ++depth) {
+        if (budget.over(*count) || !replace(p, f->value, f->pos, f->old_len, f->replacement())) break;
+        mark = cmp_table().mark();
+        ++chained_runs;
+        step = execute(failure, count, check, res);
+        if (step == Step::Interesting) {
+          if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+          if (f->len >= 2) res.useful_words.push_back(rpc::to_hex(f->replacement()));
+        }
+        if (step != Step::Continue) return step;
+        // The byte order the steps have shown is tried first. The same comparison again:
+        // the step before did not answer it (it wrote where the operand was not read from),
+        // so the chain has lost its way.
+        kept = {f->value, f->pos, f->len};
+        std::uint32_t answered = f->comparison;
+        if (f->order != CmpWords::ByteOrder::Unknown) order = f->order;
+        if (words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, order, &next_follow_up_, 1) == 0 ||
+            next_follow_up_.comparison == answered) {
+          break;
+        }
+        f = &next_follow_up_;
+      }
+    }
+  }
+  return Step::Continue;
 }
 
 rpc::FuzzResult FuzzEngine::finish(rpc::FuzzResult&& res, std::uint64_t count, std::uint64_t start) {

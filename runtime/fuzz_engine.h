@@ -86,6 +86,19 @@ class FuzzEngine {
 
   // How one execution in a fuzz call ended.
   enum class Step { Continue, Failure, Interesting };
+  // A call's limit on executions and its deadline (CLOCK_MONOTONIC_COARSE ns); 0: none.
+  struct CallBudget {
+    std::uint64_t limit, deadline;
+    bool over(std::uint64_t count) const;
+  };
+  // The input-to-state candidates of the base input, from p.input_to_state_from, and the
+  // chains of replacements they start (CmpWords::follow_ups).
+  Step input_to_state_stage(const core::rpc::FuzzParams& p, const CallBudget& budget, core::FailureRecord* failure,
+                            std::uint64_t* count, ExecutionCheck* check, core::rpc::FuzzResult& res);
+  // Makes a replacement in the current input, keeping a typed value canonical; false if
+  // the value may not be rewritten so or the replacement does not fit.
+  bool replace(const core::rpc::FuzzParams& p, std::uint32_t value, std::size_t pos, std::size_t old_len,
+               std::string_view bytes);
   Step execute(core::FailureRecord* failure, std::uint64_t* count, ExecutionCheck* check, core::rpc::FuzzResult& res);
   void prepare_args(core::InputAreaHeader& a);
   bool input_overwritten(const core::InputAreaHeader& a) const;
