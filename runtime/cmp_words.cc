@@ -1,7 +1,6 @@
 #include "runtime/cmp_words.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
 #include "core/decimal_text.h"
@@ -325,15 +324,6 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
       replace_all(v, data, slot.len, c.b, c.b_len, c.a, c.a_len);
     }
   }
-  // Then the lengths. There are many exact replacements of single bytes in a short text,
-  // which would crowd them out: they have room of their own, a few more.
-  const std::size_t length_limit = out.size() + max / 8;
-  for (std::uint32_t v = 0; v < base.count; ++v) {
-    const core::SlotHeader& slot = base.slots[v];
-    if (slot.type == 0 || slot.type == 1) {
-      add_length_candidates(v, core::ShmView::slot_data(area, v), slot.len, length_limit, &out);
-    }
-  }
   // The guesses last: each transformed comparison yields hundreds of them, which must not
   // crowd out the exact replacements of a later value.
   for (std::uint32_t v = 0; v < base.count && out.size() < max; ++v) {
@@ -484,56 +474,6 @@ void CmpWords::add_decimal_candidates(std::uint32_t v, const std::uint8_t* data,
           std::size_t n = core::format_decimal(t, c.width, how, text);
           out->push_back(Candidate{v, r.begin, r.end - r.begin, std::string(text, n)});
         }
-      }
-    }
-  }
-}
-
-void CmpWords::add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
-                                     std::vector<Candidate>* out) const {
-  // Lengths the target compared: neither operand is in the input, but a length is. Where a
-  // constant is compared with a small number that is the length of a word in the input (a
-  // name, a key, a token the parser measured), that word is cut or stretched to the
-  // constant's length, its last character repeated (an empty one, between a pair of quotes,
-  // is filled in). (The value's own length is left to random mutation and length control:
-  // padding or cutting it to every compared number gave easy coverage that crowded out the
-  // rest.)
-  constexpr std::uint64_t kMaxWord = 64;
-  constexpr int kWordsPerComparison = 2;
-  auto word_char = [](std::uint8_t ch) { return std::isalnum(ch) != 0 || ch == '_'; };
-  // Every comparison of the base input's run, not only the latest: a parser measures a
-  // name long before it is done with the input.
-  for (std::size_t k = 0; k < CmpTable::kIntSlots && out->size() < max; ++k) {
-    const CmpTable::IntCmp& c = base_.int_slot(k);
-    if (c.width == 0) continue;
-    for (int side = 0; side < 2 && out->size() < max; ++side) {
-      std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
-      if (c.is_const == 0 || from > kMaxWord || to == 0 || to > kMaxWord || from == to) continue;
-      int words = 0;
-      if (from == 0) {  // an empty word: between a pair of quotes with nothing inside
-        for (std::size_t pos = 0; pos + 1 < len && words < kWordsPerComparison && out->size() < max; ++pos) {
-          if ((data[pos] == '"' || data[pos] == '\'') && data[pos + 1] == data[pos]) {
-            out->push_back(Candidate{v, pos + 1, 0, std::string(to, 'a')});
-            ++words;
-            ++pos;
-          }
-        }
-        continue;
-      }
-      for (std::size_t pos = 0; pos < len && words < kWordsPerComparison && out->size() < max;) {
-        if (!word_char(data[pos])) {
-          ++pos;
-          continue;
-        }
-        std::size_t end = pos;
-        while (end < len && word_char(data[end])) ++end;
-        if (end - pos == from) {
-          std::string word(reinterpret_cast<const char*>(data + pos), std::min(from, to));
-          word.resize(to, word.back());
-          out->push_back(Candidate{v, pos, from, std::move(word)});
-          ++words;
-        }
-        pos = end;
       }
     }
   }

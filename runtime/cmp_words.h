@@ -10,8 +10,7 @@
 //   compared after C's integer promotion, and +-1 for ordering comparisons), which turns a
 //   2^32 or 2^64 guess into one step: REDQUEEN's input-to-state correspondence, libFuzzer's
 //   table of recent compares. An integer operand is also looked for as decimal text (a number the target
-//   parsed before comparing) and replaced by the other operand's digits. A compared length
-//   (of the whole value, or of a word in it) is made the other operand. The base input's
+//   parsed before comparing) and replaced by the other operand's digits. The base input's
 //   own comparisons matter most: every mutation chain starts from it, so its operands are
 //   where they were recorded.
 // - Operands for typed integer arguments.
@@ -93,8 +92,6 @@ class CmpWords : public core::WordSource {
   void note_used(std::string_view w) const;
   void add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                               std::vector<Candidate>* out) const;
-  void add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
-                             std::vector<Candidate>* out) const;
   void add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                                  std::vector<Candidate>* out) const;
   bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,
