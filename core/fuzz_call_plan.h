@@ -21,9 +21,8 @@ inline constexpr std::uint64_t kCallMillis = 20;
 // Executions per call when a fixed seed makes calls count-bounded instead of time-bounded,
 // so that a run can be repeated exactly.
 inline constexpr std::uint64_t kSeededCallExecs = 2000;
-// An entry's first calls start with its input-to-state replacements, each call going on
-// from the candidate where the one before it stopped (at a find, or at its deadline), until
-// all are tried.
+// An entry's first calls start with its input-to-state replacements (each call goes
+// further: what a replacement found is no longer new).
 inline constexpr std::uint64_t kInputToStateCalls = 4;
 inline constexpr std::uint64_t kInputToStateCandidates = 512;
 
@@ -62,7 +61,6 @@ struct FuzzCallPlan {
   std::uint64_t limit = 0;        // executions; 0: none
   std::uint64_t deadline_ms = 0;  // 0: none
   std::uint64_t input_to_state = 0;
-  std::uint64_t input_to_state_from = 0;
 };
 
 // Plans call number `call` of a run whose master seed is `master_seed`, and counts the
@@ -75,19 +73,9 @@ inline FuzzCallPlan plan_fuzz_call(Corpus& corpus, Pcg& rng, std::uint64_t maste
   p.seed = derive_seed(master_seed, call);
   p.limit = repeatable ? kSeededCallExecs : 0;
   p.deadline_ms = repeatable ? 0 : kCallMillis;
-  CorpusEntry& e = corpus.at(p.entry);
-  if (e.fuzz_calls < kInputToStateCalls && !e.input_to_state_done) {
-    p.input_to_state = kInputToStateCandidates;
-    p.input_to_state_from = e.input_to_state_next;
-  }
-  e.fuzz_calls++;
+  p.input_to_state = corpus.at(p.entry).fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
+  corpus.at(p.entry).fuzz_calls++;
   return p;
-}
-
-// After a call that had the input-to-state stage: where the entry's next call goes on.
-inline void note_input_to_state(CorpusEntry& e, std::uint64_t next, bool done) {
-  e.input_to_state_next = next;
-  e.input_to_state_done = done;
 }
 
 }  // namespace cfuzz::core

@@ -96,10 +96,8 @@ struct FuzzParams {
   // the target damaged them, to find the exact input that did it.
   bool paranoid = false;
   // Before mutating at random, try up to this many input-to-state replacements of the base
-  // input (its comparison operands written where they occur): for an entry's first calls,
-  // each going on from the candidate where the one before stopped.
+  // input (its comparison operands written where they occur): for an entry's first calls.
   std::uint64_t input_to_state = 0;
-  std::uint64_t input_to_state_from = 0;
   // Words the mutator may insert: the user's dictionaries and the constants the target
   // was seen comparing with (hex-encoded, since they are arbitrary bytes).
   std::vector<std::string> dictionary;
@@ -119,10 +117,6 @@ struct FuzzResult {
   std::vector<std::string> new_words;
   // For "interesting": the dictionary words the mutations that found it inserted (hex).
   std::vector<std::string> useful_words;
-  // The input-to-state candidate the entry's next call starts from (the call's own start if
-  // the stage did not begin), and whether none is left.
-  std::uint64_t input_to_state_next = 0;
-  bool input_to_state_done = false;
 };
 
 // Hex coding of arbitrary bytes for JSON strings.

@@ -298,19 +298,8 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
                                                   rpc::FuzzResult& res) {
   std::uint64_t candidate_runs = 0, chained_runs = 0;
   const std::vector<CmpWords::Candidate> candidates = words_.input_to_state_candidates(shm_.base(), p.input_to_state);
-  res.input_to_state_next = p.input_to_state_from;
-  res.input_to_state_done = p.input_to_state_from >= candidates.size();
-  for (std::size_t i = p.input_to_state_from; i < candidates.size(); ++i) {
-    const CmpWords::Candidate& c = candidates[i];
-    // Where the entry's next call goes on: after this candidate if it ends the call with a
-    // find, at it if the call runs out first.
-    res.input_to_state_next = i + 1;
-    res.input_to_state_done = i + 1 == candidates.size();
-    if (budget.over(*count)) {
-      res.input_to_state_next = i;
-      res.input_to_state_done = false;
-      return Step::Continue;
-    }
+  for (const CmpWords::Candidate& c : candidates) {
+    if (budget.over(*count)) return Step::Continue;
     core::copy_input_area(shm_.base(), shm_.current());
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();

@@ -91,8 +91,8 @@ class FuzzEngine {
     std::uint64_t limit, deadline;
     bool over(std::uint64_t count) const;
   };
-  // The input-to-state candidates of the base input, from p.input_to_state_from, and the
-  // chains of replacements they start (CmpWords::follow_ups).
+  // The input-to-state candidates of the base input and the chains of replacements they
+  // start (CmpWords::follow_ups).
   Step input_to_state_stage(const core::rpc::FuzzParams& p, const CallBudget& budget, core::FailureRecord* failure,
                             std::uint64_t* count, ExecutionCheck* check, core::rpc::FuzzResult& res);
   // Makes a replacement in the current input, keeping a typed value canonical; false if
