@@ -91,8 +91,9 @@ class CmpTable {
   template <class F>
   void for_each_int_since(Mark m, F&& f) const {
     std::size_t from = recent_int_count_ - m.ints > kRecent ? recent_int_count_ - kRecent : m.ints;
-    for (std::size_t n = from; n < recent_int_count_; ++n)
+    for (std::size_t n = from; n < recent_int_count_; ++n) {
       f(recent_ints_[n % kRecent], ints_[recent_ints_[n % kRecent]]);
+    }
   }
   template <class F>
   void for_each_byte_since(Mark m, F&& f) const {

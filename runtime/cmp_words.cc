@@ -419,9 +419,9 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
             encode_int(from, w, !big_endian, f_swapped);
             // Which byte order the input uses shows only where the operand reads differently in
             // the two (0x3030 does not tell).
-            order = w == 1 || std::memcmp(f, f_swapped, static_cast<std::size_t>(w)) == 0 ? ByteOrder::Unknown
-                    : big_endian                                                          ? ByteOrder::Big
-                                                                                          : ByteOrder::Little;
+            order = std::memcmp(f, f_swapped, static_cast<std::size_t>(w)) == 0 ? ByteOrder::Unknown
+                    : big_endian                                                ? ByteOrder::Big
+                                                                                : ByteOrder::Little;
             found = replace_first_and_last(v, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w));
           }
         }
@@ -430,7 +430,7 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
   });
   table_.for_each_byte_since(since, [&](std::size_t slot_index, const CmpTable::ByteCmp& c) {
     const CmpTable::ByteCmp& seen = base_.byte_slot(slot_index);
-    if (n >= max || c.a_len == 0 ||
+    if (n >= max || c.a_len < 2 || c.b_len < 2 ||
         (seen.a_len == c.a_len && seen.b_len == c.b_len && std::memcmp(seen.a, c.a, c.a_len) == 0 &&
          std::memcmp(seen.b, c.b, c.b_len) == 0)) {
       return;
@@ -439,7 +439,6 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
     order = ByteOrder::Unknown;
     for (std::uint32_t v = 0; v < input.count; ++v) {
       if (input.slots[v].type != 0 && input.slots[v].type != 1) continue;
-      if (c.a_len < 2 || c.b_len < 2) continue;
       if (!replace_first_and_last(v, c.a, c.a_len, c.b, c.b_len)) replace_first_and_last(v, c.b, c.b_len, c.a, c.a_len);
     }
   });

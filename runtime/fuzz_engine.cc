@@ -309,8 +309,10 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
     // Chained replacements: each of the first few follow-ups, then greedily the first
     // follow-up of each run after it (a value fixed, then the checksum over it, then the
     // next value...), while they keep coming, up to kChainDepth steps. All chains of a call
-    // take at most as many executions as its candidates.
+    // take at most as many executions as its candidates; past that, the follow-ups are not
+    // even looked for (each look scans the input once per new comparison).
     ++candidate_runs;
+    if (chained_runs >= candidate_runs + kFollowUps * kChainDepth) continue;
     CmpWords::Kept kept{c.value, c.pos, c.bytes.size()};
     std::size_t n = words_.follow_ups(shm_.current(), shm_.base(), mark, &kept, CmpWords::ByteOrder::Little,
                                       follow_ups_, kFollowUps);
