@@ -54,6 +54,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Report memory leaks as failures, checked after inputs with new coverage (needs "
                 "LeakSanitizer: -fsanitize=address or leak). Default: on; --detect-leaks=false turns it off")
       ->capture_default_str();
+  sub->add_flag("--value-profile", opts->value_profile,
+                "Keep inputs that bring a comparison with a constant nearer to equal, as libFuzzer's "
+                "-use_value_profile=1: finds exact lengths, counts and sums, at some cost in speed");
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");

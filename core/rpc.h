@@ -23,6 +23,9 @@ inline constexpr int kProtocolVersion = 1;
 inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
 // The flag the coordinator runs a target with as a worker: --cfuzz-worker=<Name>.
 inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
+// Set to 1 in the environment of every process of a target that `cfuzz run --value-profile`
+// starts: the runtime then counts the value profile's counters (runtime/value_profile.h).
+inline constexpr const char* kValueProfileEnv = "CFUZZ_VALUE_PROFILE";
 // Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
 // Added to --cfuzz-worker=<Name> as --cfuzz-stack-limit-kb=N when the user gave a stack limit.

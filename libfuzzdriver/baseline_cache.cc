@@ -31,14 +31,14 @@ void put_raw(std::string& out, T v) {
 
 }  // namespace
 
-std::string BaselineCache::binary_identity(const std::string& path) {
+std::string BaselineCache::binary_identity(const std::string& path, std::uint64_t counters) {
   std::string bytes;
   try {
     bytes = read_file_bytes(path);
   } catch (const std::exception&) {
     return {};
   }
-  XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  XXH128_hash_t h = XXH3_128bits_withSeed(bytes.data(), bytes.size(), counters);
   char buf[kIdentitySize + 1];
   std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
                 static_cast<unsigned long long>(h.low64));

@@ -23,8 +23,10 @@ namespace cfuzz::driver {
 
 class BaselineCache {
  public:
-  // The identity of the binary at `path`: its contents' hash. Empty when unreadable.
-  static std::string binary_identity(const std::string& path);
+  // The identity of the binary at `path` counting `counters` coverage counters: the hash of
+  // its contents, seeded with the count (the same binary counts more with its value
+  // profile on). Empty when unreadable.
+  static std::string binary_identity(const std::string& path, std::uint64_t counters = 0);
   static std::string path_for(const std::string& test_cache_dir);
   static std::uint64_t key_of(const std::string& encoded_entry);
 

@@ -36,6 +36,9 @@ constexpr std::chrono::seconds kSyncInterval{2};
 }  // namespace
 
 int run_fuzzing(const RunOptions& options) {
+  // Every process of the target inherits it: its self-description and its workers must
+  // agree on the number of counters.
+  if (options.value_profile) ::setenv(core::rpc::kValueProfileEnv, "1", 1);
   auto c = std::make_unique<Coordinator>(options);
   int code = c->run();
   // The process ends next, and its workers are gone: freeing a corpus of 10^5 entries one
@@ -291,7 +294,7 @@ void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>&
 }
 
 std::size_t Coordinator::use_baseline_cache() {
-  binary_identity_ = BaselineCache::binary_identity(target_.abs_path);
+  binary_identity_ = BaselineCache::binary_identity(target_.abs_path, target_.counters);
   baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_);
   std::size_t known = 0;
   std::vector<std::size_t> queue;  // the entries the baseline runs

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string srcdir;                                    // where testdata/ lives; empty: as the target decides
   bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
+  bool value_profile = false;                            // runtime/value_profile.h
   bool json = false;                                     // JSON lines instead of text
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files

@@ -13,6 +13,7 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 #include "runtime/leak_check.h"
+#include "runtime/value_profile.h"
 
 namespace cfuzz::runtime {
 
@@ -119,7 +120,7 @@ RunResult FuzzEngine::run_current(FailureRecord* failure, std::uint64_t count, b
   leak_tracking_end();
   cmp.set_enabled(false);
   const auto& cov = coverage_registry();
-  *fresh = scanner_.scan_and_clear(cov.regions, cov.region_count, shm_.mask(), touched_.data(), &touched_count_);
+  *fresh = scanner_.scan_and_clear(cov.regions, regions_to_scan(cov), shm_.mask(), touched_.data(), &touched_count_);
   // A leak ends the process: the leaked blocks would be reported again for later inputs.
   if (r != RunResult::Fail && (*fresh || check_every_input_) && input_leaked()) fail_input_for_leak();
   return r;

@@ -25,7 +25,7 @@ std::int64_t parse_int(std::string_view arg, std::string_view value) {
 // clang-format off
 constexpr std::string_view kIgnoredFlags[] = {
     "cross_over", "cross_over_uniform_dist", "mutate_depth", "reduce_depth", "shuffle",
-    "prefer_small", "use_counters", "use_memmem", "use_value_profile", "use_cmp", "shrink",
+    "prefer_small", "use_counters", "use_memmem", "use_cmp", "shrink",
     "reduce_inputs", "report_slow_units", "print_pcs", "print_funcs", "print_corpus_stats",
     "print_coverage", "handle_segv", "handle_bus", "handle_abrt", "handle_ill", "handle_fpe",
     "handle_int", "handle_term", "handle_trap", "handle_xfsz", "handle_usr1", "handle_usr2",
@@ -106,6 +106,8 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv) {
       o.exact_artifact_path = value;
     } else if (name == "only_ascii") {
       o.only_ascii = as_int() != 0;
+    } else if (name == "use_value_profile") {
+      o.use_value_profile = as_int() != 0;
     } else if (name == "print_final_stats") {
       o.print_final_stats = as_int() != 0;
     } else if (name == "close_fd_mask") {
@@ -179,6 +181,7 @@ void print_libfuzzer_help(const char* program) {
       " exact_artifact_path       Write the one artifact of a failure to this path.\n"
       " print_final_stats      0  If 1, print statistics at exit.\n"
       " only_ascii             0  If 1, generate only printable ASCII and spaces.\n"
+      " use_value_profile      0  If 1, how close comparisons with constants came to equal is coverage too.\n"
       " close_fd_mask          0  1: close stdout at startup; 2: close stderr; 3: both.\n"
       " detect_leaks           1  If 1 and LeakSanitizer is linked, fail inputs that leak.\n"
       " error_exitcode        77  Exit status when a failure is found.\n"

@@ -27,6 +27,7 @@ struct LibFuzzerOptions {
   std::string exact_artifact_path;
   bool print_final_stats = false;
   bool only_ascii = false;
+  bool use_value_profile = false;  // runtime/value_profile.h
   int close_fd_mask = 0;
   bool detect_leaks = true;
   int error_exitcode = 77;

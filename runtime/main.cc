@@ -20,6 +20,7 @@
 #include "runtime/stack_limit.h"
 #include "runtime/standalone_runner.h"
 #include "runtime/target_main.h"
+#include "runtime/value_profile.h"
 #include "runtime/worker_server.h"
 
 namespace {
@@ -138,6 +139,7 @@ int run_as_libfuzzer(int argc, char** argv) {
   std::string pattern;
   try {
     options = rt::parse_libfuzzer_options(argc, argv);
+    if (options.use_value_profile) rt::enable_value_profile();
     for (int i = 1; i < argc; ++i) {
       std::string_view arg = argv[i];
       if (arg == "--run" && i + 1 < argc) pattern = argv[++i];
@@ -189,6 +191,7 @@ bool internal_mode(int argc, char** argv) {
 
 int cfuzz::runtime::target_main(int argc, char** argv) {
   cfuzz::runtime::register_stack_depth_counters();
+  cfuzz::runtime::enable_value_profile_if_asked();  // last: the scan may leave it out
   cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);
   if (!internal_mode(argc, argv) && cfuzz::runtime::wants_libfuzzer_front_end(argc, argv)) {
     auto dups = cfuzz::runtime::duplicate_tests();

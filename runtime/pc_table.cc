@@ -14,6 +14,7 @@
 #include "runtime/registry.h"
 #include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
+#include "runtime/value_profile.h"
 
 namespace cfuzz::runtime {
 
@@ -57,8 +58,8 @@ int print_pc_table() {
   std::vector<bool> named(modules.size(), false);  // its "module" line written
   std::string lines;
   for (std::size_t k = 0, t = 0; k < r.region_count; ++k) {
-    // The runtime's stack-depth steps are counters of no code.
-    if (is_stack_depth_region(r.regions[k])) {
+    // The runtime's stack-depth steps and value profile are counters of no code.
+    if (is_stack_depth_region(r.regions[k]) || is_value_profile_region(r.regions[k])) {
       for (std::size_t i = 0; i < r.regions[k].size; ++i) lines += "-1 0x0 0 0\n";
       continue;
     }

@@ -12,6 +12,7 @@
 #include "runtime/cmp_table.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/stack_limit.h"
+#include "runtime/value_profile.h"
 
 namespace cfuzz::runtime {
 
@@ -25,6 +26,7 @@ CoverageRegistry& coverage_registry() {
 using cfuzz::runtime::cmp_table;
 using cfuzz::runtime::coverage_registry;
 using cfuzz::runtime::poll_stack_limit;
+using cfuzz::runtime::value_profile_record;
 
 #define CFUZZ_CALLER_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 // The callbacks live in a section of their own, so that a crash site (a stack overflow
@@ -57,7 +59,8 @@ CFUZZ_HOOK void __sanitizer_cov_pcs_init(const std::uintptr_t* pcs_beg, const st
 }
 
 // Integer comparisons: two operands of 1, 2, 4 or 8 bytes. The const_ variants have a
-// compile-time constant first operand: the most useful magic values.
+// compile-time constant first operand: the most useful magic values, and the only
+// comparisons the value profile counts (runtime/value_profile.h), when it is on.
 // One line per hook: a table of the ABI.
 // clang-format off
 CFUZZ_HOOK void __sanitizer_cov_trace_cmp1(std::uint8_t a, std::uint8_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, false); }
@@ -65,9 +68,9 @@ CFUZZ_HOOK void __sanitizer_cov_trace_cmp2(std::uint16_t a, std::uint16_t b) { p
 CFUZZ_HOOK void __sanitizer_cov_trace_cmp4(std::uint32_t a, std::uint32_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, false); }
 CFUZZ_HOOK void __sanitizer_cov_trace_cmp8(std::uint64_t a, std::uint64_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, false); }
 CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp1(std::uint8_t a, std::uint8_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 1, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
-CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { poll_stack_limit(); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp2(std::uint16_t a, std::uint16_t b) { poll_stack_limit(); value_profile_record(CFUZZ_CALLER_PC, a, b); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 2, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp4(std::uint32_t a, std::uint32_t b) { poll_stack_limit(); value_profile_record(CFUZZ_CALLER_PC, a, b); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 4, true); }
+CFUZZ_HOOK void __sanitizer_cov_trace_const_cmp8(std::uint64_t a, std::uint64_t b) { poll_stack_limit(); value_profile_record(CFUZZ_CALLER_PC, a, b); cmp_table().record_int(CFUZZ_CALLER_PC, a, b, 8, true); }
 // clang-format on
 
 // switch (val) { case c0: ... }: cases[0] = number of cases, cases[1] = bit width, then

@@ -42,6 +42,20 @@ INSTANTIATE_TEST_SUITE_P(
                       Puzzle{"FuzzChecksummedFields", "magic_values"}),
     [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
 
+TEST(ComparisonGuidance, TheValueProfileApproachesAnExactSumOnePowerOfTwoAtATime) {
+  // No operand of the comparison is in the input, so only the value profile (how close the
+  // sum came) leads there. With it, 6 of 6 seeded runs of this budget found the bug (8 of 8
+  // within 500000 executions); without it, none of 6.
+  for (const char* target_name : {"magic_values", "magic_values_asan"}) {
+    TempDir dir;
+    auto r = run({cfuzz(), "run", target(target_name), "--fuzz", "FuzzRotatedSum$", "--value-profile", "--cachedir",
+                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "2000000x"},
+                 {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, 1) << target_name << "\n" << r.all();
+    EXPECT_EQ(files_in(dir / "testdata/fuzz/FuzzRotatedSum").size(), 1u) << target_name;
+  }
+}
+
 TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {
   // "depth=" sits mid-line in the seed; the bug wants a number over 4000 right after it.
   // Inserting where a matched keyword ends finds it in each of these runs; random insertion

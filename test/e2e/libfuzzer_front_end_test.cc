@@ -161,6 +161,24 @@ TEST(LibFuzzerFrontEnd, ACrashIsFoundWrittenUnderTheArtifactPrefixAndReproduces)
   expect_cluster_fuzz_tasks("CRSH", "crash", 1, "ERROR: AddressSanitizer: heap-buffer-overflow");
 }
 
+TEST(LibFuzzerFrontEnd, UseValueProfileFindsAnExactSumThatPlainCoverageMisses) {
+  // The puzzle of ComparisonGuidance's value-profile test, as ClusterFuzz runs it when it
+  // picks -use_value_profile=1: only the value profile leads to the sum.
+  for (const char* use : {"0", "1"}) {
+    TempDir dir;
+    auto r = run({target("magic_values"), std::string("-use_value_profile=") + use, "-runs=2000000", "-seed=1",
+                  "-artifact_prefix=" + dir.str() + "/", "--run", "FuzzRotatedSum$"},
+                 {.cwd = dir.str()});
+    SCOPED_TRACE(r.err.substr(0, 4000));
+    if (std::string(use) == "1") {
+      EXPECT_NE(r.exit_code, 0);
+      EXPECT_NE(r.err.find("Test unit written to " + dir.str() + "/crash-"), std::string::npos);
+    } else {
+      EXPECT_EQ(r.exit_code, 0);
+    }
+  }
+}
+
 TEST(LibFuzzerFrontEnd, AHangIsATimeoutWithExitStatus70) {
   expect_cluster_fuzz_tasks("HANG", "timeout", 70, "ERROR: libFuzzer: timeout after 1 seconds", {"-timeout=1"});
 }

@@ -4,6 +4,7 @@
 // FuzzDecimalFields): every test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -114,6 +115,17 @@ CFUZZ_TEST(FuzzChecksummedFields, f) {
     auto field = [&](std::size_t i) { return static_cast<std::uint16_t>(d[2 + 2 * i] << 8 | d[3 + 2 * i]); };
     if (field(0) != 0x1234 || field(1) != 0x2345 || field(2) != 0x3456 || field(3) != 0x4567) return;
     std::abort();
+  });
+}
+
+// Two readings whose rotated sum must be exactly one value: no operand of the comparison
+// is in the input, and blind mutation has 2^-32 odds. How close the sum came (the value
+// profile, runtime/value_profile.h) is a gradient: an input one power of two nearer is
+// kept, and the next is a bit flip or a small step away.
+CFUZZ_TEST(FuzzRotatedSum, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    if (d.size() != 8) return;
+    if (std::rotl(u32(d.data()), 7) + std::rotr(u32(d.data() + 4), 3) == 0x9e3779b9u) std::abort();
   });
 }
 
