@@ -28,6 +28,16 @@ inline constexpr std::uint8_t bucket_counter(std::uint8_t c) {
   return 128;
 }
 
+// The hit count that bucket_counter turns into bucket bit k: how a counter the runtime sets
+// itself (the stack-depth steps, the value profile) names the one bucket it means.
+inline constexpr std::uint8_t kCountForBucket[8] = {1, 2, 3, 4, 8, 16, 32, 128};
+static_assert([] {
+  for (int k = 0; k < 8; ++k) {
+    if (bucket_counter(kCountForBucket[k]) != (1 << k)) return false;
+  }
+  return true;
+}());
+
 struct BucketTable {
   std::uint8_t v[256];
   constexpr BucketTable() : v{} {

@@ -39,8 +39,6 @@ inline std::uint32_t stack_depth_step(std::uintptr_t depth_bytes) {
 namespace stack_depth_detail {
 extern std::uint8_t g_stack_depth_counters[kStackDepthCounters];
 extern thread_local std::uintptr_t t_stack_depth_base;  // the stack pointer the depth is measured from
-// The hit count that core::bucket_counter turns into bucket `bit`.
-inline constexpr std::uint8_t kCountForBucket[8] = {1, 2, 3, 4, 8, 16, 32, 128};
 }  // namespace stack_depth_detail
 
 // Around one execution of the fuzz function, on the thread that runs it. Inline: they run
@@ -55,7 +53,7 @@ inline void stack_depth_end() {
   if (base == 0 || lowest >= base) return;
   std::uint32_t step = stack_depth_step(base - lowest);
   if (step == 0 || step >= 8 * kStackDepthCounters) return;
-  stack_depth_detail::g_stack_depth_counters[step / 8] = stack_depth_detail::kCountForBucket[step % 8];
+  stack_depth_detail::g_stack_depth_counters[step / 8] = core::kCountForBucket[step % 8];
 }
 
 }  // namespace cfuzz::runtime
