@@ -40,7 +40,9 @@ How:
               each fuzzer's defaults otherwise. For each seed, cfuzz and libFuzzer run back to
               back. A run that stops early (a crash found in the library) gives its final corpus
               to the later checkpoints, and the table notes it. Each run's figures are kept in
-              its directory as result.json (--resume reuses them).
+              its directory as result.json (--resume reuses them), and with --results DIR in
+              DIR too: the full mode takes over six hours, so its runs can be spread over
+              sittings and machines, their results committed and resumed from.
 
 Modes: full (600 s per run, 3 seeds, checkpoints 60/300/600 s), --quick (60 s, 2 seeds,
 10/30/60 s); --secs/--seeds/--checkpoints override them (checkpoints scale with --secs).
@@ -548,16 +550,38 @@ def coverage_exclude(spec, root):
 
 # ---------------------------------------------------------------- runs and results
 
-def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
+def kept_result(work, args, name, fuzzer_name, n):
+    """A run's result.json from an earlier sitting: in --results first, then in its run directory."""
+    for f in ([results_file(args, name, fuzzer_name, n)] if args.results else []) + [work / "result.json"]:
+        if f.exists():
+            return json.loads(f.read_text())
+    return None
+
+
+def results_file(args, name, fuzzer_name, n):
+    return args.results / f"{args.secs}s" / name / f"{fuzzer_name}-{n}.json"
+
+
+def save_result(result, args, name, fuzzer_name, n):
+    """With --results, a copy of the run's result there (a kept run's too, so that runs done
+    before --results was given can be committed)."""
+    if args.results:
+        f = results_file(args, name, fuzzer_name, n)
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(result, indent=1))
+
+
+def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
     """A timed run and the coverage of each of its snapshots; the result is kept as JSON."""
     result_file = work / "result.json"
-    if args.resume and result_file.exists():
-        kept = json.loads(result_file.read_text())
+    kept = kept_result(work, args, name, fuzzer.name, n) if args.resume else None
+    if kept is not None:
         same_points = kept["checkpoints"].keys() == set(map(str, args.checkpoints))
         # libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's.
         same_cfuzz = fuzzer.name != "cfuzz" or (kept.get("cfuzz_commit") == args.cfuzz_commit and
                                                  kept.get("cfuzz_args", "") == args.cfuzz_args)
         if same_cfuzz and same_points:
+            save_result(kept, args, name, fuzzer.name, n)
             return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
     binary = binaries["cfuzz" if fuzzer.name == "cfuzz" else "libfuzzer"]
@@ -573,6 +597,7 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed):
                   cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
+    save_result(result, args, name, fuzzer.name, n)
     return result
 
 
@@ -657,6 +682,9 @@ def parse_args(argv):
                          "named in the table's header")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
                     "build, cfuzz's only from the same cfuzz commit): an ablation reruns only cfuzz")
+    ap.add_argument("--results", type=Path, metavar="DIR", help="also keep each run's result.json in DIR/<secs>s/<library>/<fuzzer>-<n>.json, "
+                    "and with --resume take runs from there first: a full run spread over several sittings or "
+                    "machines, its figures committed to the repository in between")
     args = ap.parse_args(argv)
     mode = MODES["quick" if args.quick else "full"]
     overridden = args.secs or args.seeds or args.checkpoints
@@ -715,7 +743,7 @@ def main(argv=None):
         for i in range(args.seeds):
             for f in fuzzers:
                 work = runs_root / name / f"{f.name}-{i + 1}"
-                r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i)
+                r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i, i + 1)
                 last = r["checkpoints"][str(args.secs)]
                 log(f"  {name} {f.name} seed {4000 + i}: {last['branches']} branches, {last['entries']} inputs, "
                     f"{fmt(last['execs_per_sec'], human)} execs/s, exit {r['exit_code']}"
