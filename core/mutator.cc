@@ -116,6 +116,27 @@ bool insert_random_bytes(ByteContext& c) {
   return true;
 }
 
+// Inserts random bytes and adds their count to every byte before the insertion point that,
+// read as the length of what follows it, reaches that point without passing the end. In
+// nested tag-length-value records those are the lengths of the records around the point,
+// which must all grow together for the input to parse; any other insert breaks them all,
+// and no comparison names them. Tags and text are mostly left alone: a byte over the
+// input's remaining length does not qualify.
+bool insert_within_lengths(ByteContext& c) {
+  if (c.n < 2) return false;
+  std::uint64_t k = choose_len(c.r, 32);
+  if (c.n + k > c.cap) return false;
+  std::uint64_t pos = c.r.range(1, c.n);
+  constexpr std::uint64_t kReach = 256;  // a one-byte length reaches no farther
+  for (std::uint64_t o = pos > kReach ? pos - kReach : 0; o < pos; ++o) {
+    std::uint64_t end = o + 1 + c.d[o];
+    if (end >= pos && end <= c.n && c.d[o] + k <= 255) c.d[o] = static_cast<std::uint8_t>(c.d[o] + k);
+  }
+  insert_gap(c, pos, k);
+  for (std::uint64_t i = 0; i < k; ++i) c.d[pos + i] = static_cast<std::uint8_t>(c.r.next32());
+  return true;
+}
+
 bool duplicate_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
   std::uint64_t src = c.r.below(c.n);
@@ -371,7 +392,7 @@ constexpr ByteOp kByteOps[] = {
     insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
     splice_insert,       splice_overwrite,      splice_tail,
     word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
-    ascii_number,        insert_after_match,
+    ascii_number,        insert_after_match,    insert_within_lengths,
 };
 // clang-format on
 

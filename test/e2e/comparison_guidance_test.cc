@@ -70,6 +70,21 @@ TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {
   }
 }
 
+TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
+  // A field of exact length three records deep: inserting bytes and adding their count to
+  // the lengths around the insertion point finds it in each of these runs (and in 10 seeds
+  // of 10). Without that operator, these three seeds did not find it in 2000000 executions;
+  // 7 seeds of 10 did.
+  for (const char* seed : {"2", "3", "10"}) {
+    TempDir dir;
+    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzNestedRecords$", "--cachedir",
+                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "1000000x", "--seed", seed},
+                 {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, 1) << "seed " << seed << "\n" << r.all();
+    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
+  }
+}
+
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {
   TempDir dir;
   write_file(dir / "words.dict", "# the one word that matters\nkw=\"xyzzy-plugh\"\n\"unrelated\"\n");

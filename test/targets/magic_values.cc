@@ -129,6 +129,36 @@ CFUZZ_TEST(FuzzRotatedSum, f) {
   });
 }
 
+// Splits d into records of a tag byte, a length byte and that many bytes, and calls
+// each(tag, payload) on each; false when they do not fill d exactly.
+template <class F>
+bool for_each_record(std::span<const std::uint8_t> d, F each) {
+  while (!d.empty()) {
+    if (d.size() < 2 || d[1] > d.size() - 2) return false;
+    if (!each(d[0], d.subspan(2, d[1]))) return false;
+    d = d.subspan(2 + d[1]);
+  }
+  return true;
+}
+
+// Records three deep: groups of items of fields, each container filled exactly by its
+// records. The bug wants a field of exactly five bytes that starts with '!'. Bytes inserted
+// into a field break the length of every record around it, and no comparison says which
+// bytes those are or what they should become: they have to grow together.
+CFUZZ_TEST(FuzzNestedRecords, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    for_each_record(d, [](std::uint8_t tag, auto group) {
+      return tag == 'G' && for_each_record(group, [](std::uint8_t tag, auto item) {
+               return tag == 'I' && for_each_record(item, [](std::uint8_t tag, auto field) {
+                        if (tag != 'F') return false;
+                        if (field.size() == 5 && field[0] == '!') std::abort();
+                        return true;
+                      });
+             });
+    });
+  });
+}
+
 CFUZZ_TEST(FuzzDecimalFields, f) {
   f.add(std::string("w=1 h=1"));
   f.fuzz([](cfuzz::T&, const std::string& s) {
