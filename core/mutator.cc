@@ -121,16 +121,26 @@ bool insert_random_bytes(ByteContext& c) {
 // nested tag-length-value records those are the lengths of the records around the point,
 // which must all grow together for the input to parse; any other insert breaks them all,
 // and no comparison names them. Tags and text are mostly left alone: a byte over the
-// input's remaining length does not qualify.
+// input's remaining length does not qualify. Where many bytes qualify (binary data of
+// small values) they are not lengths, and the insert changes none of them.
 bool insert_within_lengths(ByteContext& c) {
   if (c.n < 2) return false;
   std::uint64_t k = choose_len(c.r, 32);
   if (c.n + k > c.cap) return false;
   std::uint64_t pos = c.r.range(1, c.n);
   constexpr std::uint64_t kReach = 256;  // a one-byte length reaches no farther
-  for (std::uint64_t o = pos > kReach ? pos - kReach : 0; o < pos; ++o) {
+  constexpr int kMostLengths = 8;        // nesting deeper than this is rare
+  std::uint64_t first = pos > kReach ? pos - kReach : 0;
+  auto encloses = [&](std::uint64_t o) {
     std::uint64_t end = o + 1 + c.d[o];
-    if (end >= pos && end <= c.n && c.d[o] + k <= 255) c.d[o] = static_cast<std::uint8_t>(c.d[o] + k);
+    return end >= pos && end <= c.n && c.d[o] + k <= 255;
+  };
+  int lengths = 0;
+  for (std::uint64_t o = first; o < pos && lengths <= kMostLengths; ++o) lengths += encloses(o);
+  if (lengths <= kMostLengths) {
+    for (std::uint64_t o = first; o < pos; ++o) {
+      if (encloses(o)) c.d[o] = static_cast<std::uint8_t>(c.d[o] + k);
+    }
   }
   insert_gap(c, pos, k);
   for (std::uint64_t i = 0; i < k; ++i) c.d[pos + i] = static_cast<std::uint8_t>(c.r.next32());
