@@ -2,6 +2,9 @@
 // essentially never produce (one chance in 2^32 to 2^64 per try) are found from an empty
 // corpus within a fixed execution budget, with and without a sanitizer runtime (which
 // decides who intercepts memcmp and strcmp: the sanitizer or cfuzz's own interceptors).
+#include <initializer_list>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "test/support/test_support.h"
@@ -56,18 +59,24 @@ TEST(ComparisonGuidance, TheValueProfileApproachesAnExactSumOnePowerOfTwoAtATime
   }
 }
 
+// magic_values' `test`, run with each seed for `budget` executions, finds its bug every time.
+void expect_found_with_each_seed(const std::string& test, const std::string& budget,
+                                 std::initializer_list<const char*> seeds) {
+  for (const char* seed : seeds) {
+    TempDir dir;
+    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", test + "$", "--cachedir", (dir / "cache").string(),
+                  "--parallel", "1", "--fuzztime", budget, "--seed", seed},
+                 {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, 1) << test << ", seed " << seed << "\n" << r.all();
+    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
+  }
+}
+
 TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {
   // "depth=" sits mid-line in the seed; the bug wants a number over 4000 right after it.
   // Inserting where a matched keyword ends finds it in each of these runs; random insertion
   // found it in 1 of 6 runs of this budget (these three seeds: none).
-  for (const char* seed : {"1", "2", "3"}) {
-    TempDir dir;
-    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzKeywordThenNumber$", "--cachedir",
-                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "100000x", "--seed", seed},
-                 {.cwd = dir.str()});
-    EXPECT_EQ(r.exit_code, 1) << "seed " << seed << "\n" << r.all();
-    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
-  }
+  expect_found_with_each_seed("FuzzKeywordThenNumber", "100000x", {"1", "2", "3"});
 }
 
 TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
@@ -75,14 +84,7 @@ TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
   // the lengths around the insertion point finds it in each of these runs (and in 10 seeds
   // of 10). Without that operator, these three seeds did not find it in 2000000 executions;
   // 7 seeds of 10 did.
-  for (const char* seed : {"2", "3", "10"}) {
-    TempDir dir;
-    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzNestedRecords$", "--cachedir",
-                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "1000000x", "--seed", seed},
-                 {.cwd = dir.str()});
-    EXPECT_EQ(r.exit_code, 1) << "seed " << seed << "\n" << r.all();
-    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
-  }
+  expect_found_with_each_seed("FuzzNestedRecords", "1000000x", {"2", "3", "10"});
 }
 
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {
