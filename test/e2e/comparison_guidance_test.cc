@@ -2,6 +2,8 @@
 // essentially never produce (one chance in 2^32 to 2^64 per try) are found from an empty
 // corpus within a fixed execution budget, with and without a sanitizer runtime (which
 // decides who intercepts memcmp and strcmp: the sanitizer or cfuzz's own interceptors).
+// Beside them, what comparisons do not name: an exact sum (the value profile) and lengths
+// of nested records that must grow together.
 #include <initializer_list>
 #include <string>
 

@@ -1,7 +1,8 @@
 // Bugs behind magic values that blind mutation essentially never guesses (2^32 to 2^64
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
-// target makes are written into the input. No seeds (but for the text format of
-// FuzzDecimalFields): every test starts from zero values.
+// target makes are written into the input; and two that no comparison leads to: a sum
+// (FuzzRotatedSum, for the value profile) and nested lengths (FuzzNestedRecords). No seeds
+// (but for the text format of FuzzDecimalFields): every test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
