@@ -571,18 +571,22 @@ def save_result(result, args, name, fuzzer_name, n):
         f.write_text(json.dumps(result, indent=1))
 
 
+def reusable(kept, fuzzer_name, args):
+    """Whether a kept result was made with these settings. libFuzzer's runs do not depend on
+    cfuzz: an ablation reruns only cfuzz's."""
+    if kept is None or kept["checkpoints"].keys() != set(map(str, args.checkpoints)):
+        return False
+    return fuzzer_name != "cfuzz" or (kept.get("cfuzz_commit") == args.cfuzz_commit and
+                                      kept.get("cfuzz_args", "") == args.cfuzz_args)
+
+
 def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
     """A timed run and the coverage of each of its snapshots; the result is kept as JSON."""
     result_file = work / "result.json"
     kept = kept_result(work, args, name, fuzzer.name, n) if args.resume else None
-    if kept is not None:
-        same_points = kept["checkpoints"].keys() == set(map(str, args.checkpoints))
-        # libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's.
-        same_cfuzz = fuzzer.name != "cfuzz" or (kept.get("cfuzz_commit") == args.cfuzz_commit and
-                                                 kept.get("cfuzz_args", "") == args.cfuzz_args)
-        if same_cfuzz and same_points:
-            save_result(kept, args, name, fuzzer.name, n)
-            return dict(kept, lock_wait=0.0)  # not waited for this time
+    if reusable(kept, fuzzer.name, args):
+        save_result(kept, args, name, fuzzer.name, n)
+        return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
     binary = binaries["cfuzz" if fuzzer.name == "cfuzz" else "libfuzzer"]
     points, facts = timed_run(fuzzer, binary, work, args.secs, seed, args.checkpoints, args.cpu)
@@ -620,7 +624,7 @@ def summarize(name, runs, checkpoints):
         c, l = m["cfuzz"], m["libFuzzer"]
         early = {f: sum(bool(r["checkpoints"][str(cp)].get("early")) for r in runs[f]) for f in FUZZERS}
         note = ", ".join(f"{f} stopped early in {n}/{len(runs[f])}" for f, n in early.items() if n)
-        total = runs["cfuzz"][0]["checkpoints"][str(cp)]["branches_total"]
+        total = next(r["checkpoints"][str(cp)]["branches_total"] for f in FUZZERS for r in runs[f])
         rows.append(dict(
             library=name, checkpoint=f"{cp}s", branches_total=total,
             cfuzz_branches=c["branches"], libfuzzer_branches=l["branches"],
@@ -680,6 +684,9 @@ def parse_args(argv):
     ap.add_argument("--cfuzz-args", default="", metavar="'FLAGS'",
                     help="more flags for every `cfuzz run`, for an ablation (say '--len-control 0'); "
                          "named in the table's header")
+    ap.add_argument("--fuzzers", default=",".join(FUZZERS),
+                    help="comma-separated fuzzers to run (default: %(default)s); the others' runs are only taken "
+                         "if kept (with --resume): libFuzzer's runs of the full table can be done while cfuzz changes")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
                     "build, cfuzz's only from the same cfuzz commit): an ablation reruns only cfuzz")
     ap.add_argument("--results", type=Path, metavar="DIR", help="also keep each run's result.json in DIR/<secs>s/<library>/<fuzzer>-<n>.json, "
@@ -698,6 +705,9 @@ def parse_args(argv):
     if max(args.checkpoints) != args.secs:
         args.checkpoints = sorted(set(args.checkpoints) | {args.secs})
     args.libs = list(LIBRARIES) if args.libs == "all" else args.libs.split(",")
+    args.fuzzers = args.fuzzers.split(",")
+    if set(args.fuzzers) - set(FUZZERS):
+        ap.error(f"unknown fuzzers {sorted(set(args.fuzzers) - set(FUZZERS))}; known: {', '.join(FUZZERS)}")
     unknown = [l for l in args.libs if l not in LIBRARIES]
     if unknown:
         ap.error(f"unknown libraries {unknown}; known: {', '.join(LIBRARIES)}")
@@ -743,13 +753,21 @@ def main(argv=None):
         for i in range(args.seeds):
             for f in fuzzers:
                 work = runs_root / name / f"{f.name}-{i + 1}"
-                r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i, i + 1)
+                if f.name not in args.fuzzers:
+                    r = kept_result(work, args, name, f.name, i + 1) if args.resume else None
+                    if not reusable(r, f.name, args):
+                        continue  # not asked for, and not kept
+                    r = dict(r, lock_wait=0.0)
+                else:
+                    r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i, i + 1)
                 last = r["checkpoints"][str(args.secs)]
                 log(f"  {name} {f.name} seed {4000 + i}: {last['branches']} branches, {last['entries']} inputs, "
                     f"{fmt(last['execs_per_sec'], human)} execs/s, exit {r['exit_code']}"
                     + (f", stopped early at {r['wall']:.0f} s" if r["early"] else ""))
                 runs[f.name].append(r)
                 waited += r.get("lock_wait", 0)
+        if not any(runs.values()):
+            continue
         for row in summarize(name, runs, args.checkpoints):
             print_row(row)
             rows.append(row)
