@@ -738,7 +738,7 @@ def main(argv=None):
     if args.build_only:
         return
     runs_root = args.dir / "runs" / f"{args.secs}s"
-    estimate = len(args.libs) * args.seeds * len(FUZZERS) * args.secs / 60
+    estimate = len(args.libs) * args.seeds * len(args.fuzzers) * args.secs / 60
     log(f"{args.mode} mode: {args.secs} s per run, {args.seeds} seeds, checkpoints {args.checkpoints}; "
         f"about {estimate:.0f} min of fuzzing, on CPU {args.cpu}")
     header = (f"cfuzz against libFuzzer on Debian source packages, {args.secs} s per run, {args.seeds} seeds, "
