@@ -147,10 +147,16 @@ bool insert_within_lengths(ByteContext& c) {
   return true;
 }
 
+// The copying operators draw the chunk's length first and then where it starts (as
+// libFuzzer's CopyPart and CrossOver do), so that a copy of the whole value is as likely as
+// a copy of any other length. Drawn the other way round, a whole-value copy needs the first
+// byte and then the longest length, about 1 in 2n^2 rather than 1 in 2n. A corpus entry
+// shrunk to exactly the count it reached (8 steps of a counter) needs just that copy to
+// reach the next (16).
 bool duplicate_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
-  std::uint64_t src = c.r.below(c.n);
-  std::uint64_t k = choose_long_len(c.r, c.n - src);
+  std::uint64_t k = choose_long_len(c.r, c.n);
+  std::uint64_t src = c.r.below(c.n - k + 1);
   if (c.n + k > c.cap) return false;
   std::uint64_t dst = c.r.below(c.n + 1);
   std::uint8_t* chunk = scratch_of(c, k);
@@ -162,10 +168,10 @@ bool duplicate_bytes(ByteContext& c) {
 
 bool overwrite_bytes(ByteContext& c) {
   if (c.n <= 1) return false;
-  std::uint64_t src = c.r.below(c.n);
-  std::uint64_t dst = c.r.below(c.n);
+  std::uint64_t k = choose_long_len(c.r, c.n - 1);
+  std::uint64_t src = c.r.below(c.n - k + 1);
+  std::uint64_t dst = c.r.below(c.n - k + 1);
   if (src == dst) return false;
-  std::uint64_t k = choose_long_len(c.r, c.n - std::max(src, dst));
   std::memmove(c.d + dst, c.d + src, k);
   return true;
 }
@@ -264,8 +270,8 @@ bool swap_chunks(ByteContext& c) {
 // Crossover with another corpus entry (libFuzzer's CrossOver / AFL's splice): Go has none.
 bool splice_insert(ByteContext& c) {
   if (c.other_len == 0) return false;
-  std::uint64_t src = c.r.below(c.other_len);
-  std::uint64_t k = choose_len(c.r, c.other_len - src);
+  std::uint64_t k = choose_long_len(c.r, c.other_len);
+  std::uint64_t src = c.r.below(c.other_len - k + 1);
   if (c.n + k > c.cap) return false;
   std::uint64_t pos = insert_position(c.r, c.n);
   insert_gap(c, pos, k);

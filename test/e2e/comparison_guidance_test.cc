@@ -2,8 +2,8 @@
 // essentially never produce (one chance in 2^32 to 2^64 per try) are found from an empty
 // corpus within a fixed execution budget, with and without a sanitizer runtime (which
 // decides who intercepts memcmp and strcmp: the sanitizer or cfuzz's own interceptors).
-// Beside them, what comparisons do not name: an exact sum (the value profile) and lengths
-// of nested records that must grow together.
+// Beside them, what comparisons do not name: an exact sum (the value profile), lengths of
+// nested records that must grow together, and a count that grows by copies of the input.
 #include <initializer_list>
 #include <string>
 
@@ -87,6 +87,14 @@ TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
   // of 10). Without that operator, these three seeds did not find it in 2000000 executions;
   // 7 seeds of 10 did.
   expect_found_with_each_seed("FuzzNestedRecords", "1000000x", {"2", "3", "10"});
+}
+
+TEST(Counts, ReachTheNextHitCountBucketByACopyOfTheWholeInput) {
+  // 40 bytes each one more than the one before. With copies that draw their length before
+  // their start (a whole-value copy 1 time in 2n), these seeds find it within about 60K
+  // executions (seeds 1-10: 24K-340K, median 100K). Drawn start first, they took 307K-732K
+  // (seeds 1-10: median 445K).
+  expect_found_with_each_seed("FuzzAscendingSteps", "150000x", {"3", "6", "9"});
 }
 
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {

@@ -1,8 +1,9 @@
 // Bugs behind magic values that blind mutation essentially never guesses (2^32 to 2^64
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
-// target makes are written into the input; and two that no comparison leads to: a sum
-// (FuzzRotatedSum, for the value profile) and nested lengths (FuzzNestedRecords). No seeds
-// (but for the text format of FuzzDecimalFields): every test starts from zero values.
+// target makes are written into the input; and three that no comparison leads to: a sum
+// (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords) and a count
+// (FuzzAscendingSteps). No seeds (but for the text format of FuzzDecimalFields): every test
+// starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
@@ -157,6 +158,20 @@ CFUZZ_TEST(FuzzNestedRecords, f) {
                       });
              });
     });
+  });
+}
+
+// A count that must reach 40: places where a byte is one more than the byte before it.
+// Coverage sees only the hit-count bucket of one branch (8, 16, 32), and an entry shrunk
+// to the bucket it reached has just that many steps: the next bucket needs a copy of most
+// of the input, and 40 a copy of a copy.
+CFUZZ_TEST(FuzzAscendingSteps, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    int steps = 0;
+    for (std::size_t i = 1; i < d.size(); ++i) {
+      if (d[i] == static_cast<std::uint8_t>(d[i - 1] + 1)) ++steps;
+    }
+    if (steps >= 40) std::abort();
   });
 }
 
