@@ -162,9 +162,10 @@ CFUZZ_TEST(FuzzNestedRecords, f) {
 }
 
 // A count that must reach 40: places where a byte is one more than the byte before it.
-// Coverage sees only the hit-count bucket of one branch (8, 16, 32), and an entry shrunk
-// to the bucket it reached has just that many steps: the next bucket needs a copy of most
-// of the input, and 40 a copy of a copy.
+// Coverage sees only the hit-count bucket of one branch (8, 16, 32; an `if`, because an
+// addition of the comparison compiles without a branch), and an entry shrunk to the bucket
+// it reached has just that many steps: the next bucket needs a copy of most of the input,
+// and 40 then needs eight more steps.
 CFUZZ_TEST(FuzzAscendingSteps, f) {
   f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
     int steps = 0;
