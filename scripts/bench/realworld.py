@@ -576,8 +576,22 @@ def reusable(kept, fuzzer_name, args):
     cfuzz: an ablation reruns only cfuzz's."""
     if kept is None or kept["checkpoints"].keys() != set(map(str, args.checkpoints)):
         return False
-    return fuzzer_name != "cfuzz" or (kept.get("cfuzz_commit") == args.cfuzz_commit and
+    return fuzzer_name != "cfuzz" or (same_cfuzz_code(kept.get("cfuzz_commit", ""), args) and
                                       kept.get("cfuzz_args", "") == args.cfuzz_args)
+
+
+def same_cfuzz_code(commit, args):
+    """Whether a run made at `commit` ran the cfuzz code that args.cfuzz_build was built from:
+    the same commit, or one that differs only outside cfuzz's sources (docs, results, tests),
+    so that committing a run's results does not make the runs after it start again."""
+    if commit == args.cfuzz_commit:
+        return True
+    if commit.endswith("-dirty") or args.cfuzz_commit.endswith("-dirty"):
+        return False
+    repo = args.cfuzz_build.parent
+    last = [sh(["git", "-C", repo, "log", "-1", "--format=%H", c, "--", *CFUZZ_SOURCES], check=False).stdout.strip()
+            for c in (commit, args.cfuzz_commit)]
+    return last[0] != "" and last[0] == last[1]
 
 
 def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
@@ -688,7 +702,8 @@ def parse_args(argv):
                     help="comma-separated fuzzers to run (default: %(default)s); the others' runs are only taken "
                          "if kept (with --resume): libFuzzer's runs of the full table can be done while cfuzz changes")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
-                    "build, cfuzz's only from the same cfuzz commit): an ablation reruns only cfuzz")
+                    "build, cfuzz's only from the same cfuzz code: the same commit, or one that changed none of its "
+                    "sources): an ablation reruns only cfuzz")
     ap.add_argument("--results", type=Path, metavar="DIR", help="also keep each run's result.json in DIR/<secs>s/<library>/<fuzzer>-<n>.json, "
                     "and with --resume take runs from there first: a full run spread over several sittings or "
                     "machines, its figures committed to the repository in between")
@@ -718,10 +733,19 @@ def parse_args(argv):
     return args
 
 
+# What a cfuzz build is made from; a commit that changes none of these changes no run.
+CFUZZ_SOURCES = ["CMakeLists.txt", "cmake", "cmd", "core", "corpus_format", "libfuzzdriver", "runtime"]
+
+
 def cfuzz_commit(cfuzz_build):
-    """The commit the cfuzz build was made from (if its parent is a git work tree)."""
-    r = sh(["git", "-C", cfuzz_build.parent, "describe", "--always", "--dirty"], check=False)
-    return r.stdout.strip() or "unknown commit"
+    """The commit the cfuzz build was made from (if its parent is a git work tree); "-dirty"
+    when cfuzz's sources there have changes not committed (other files do not count)."""
+    repo = cfuzz_build.parent
+    commit = sh(["git", "-C", repo, "describe", "--always"], check=False).stdout.strip()
+    if not commit:
+        return "unknown commit"
+    changed = sh(["git", "-C", repo, "status", "--porcelain", "--", *CFUZZ_SOURCES], check=False).stdout.strip()
+    return commit + ("-dirty" if changed else "")
 
 
 def main(argv=None):
