@@ -116,13 +116,19 @@ bool insert_random_bytes(ByteContext& c) {
   return true;
 }
 
-// Inserts random bytes and adds their count to every byte before the insertion point that,
-// read as the length of what follows it, reaches that point without passing the end. In
-// nested tag-length-value records those are the lengths of the records around the point,
-// which must all grow together for the input to parse; any other insert breaks them all,
-// and no comparison names them. Tags and text are mostly left alone: a byte over the
-// input's remaining length does not qualify. Where many bytes qualify (binary data of
-// small values) they are not lengths, and the insert changes none of them.
+// Inserts bytes and adds their count to every byte before the insertion point that, read as
+// the length of what follows it, reaches that point without passing the end. In nested
+// tag-length-value records those are the lengths of the records around the point, which
+// must all grow together for the input to parse; any other insert breaks them all, and no
+// comparison names them. Tags and text are mostly left alone: a byte over the input's
+// remaining length does not qualify. Where many bytes qualify (binary data of small values)
+// they are not lengths, and the insert changes none of them.
+//
+// Where lengths do grow, half the time the bytes are a copy of a part of the value rather
+// than random: put in front of itself, a record gets a sibling of its own kind, which
+// random bytes make only when they spell its tag and a length that fits (1 time in 65536).
+// Elsewhere (text, no lengths) the insert stays random, as a copy is what
+// `duplicate_bytes` does.
 bool insert_within_lengths(ByteContext& c) {
   if (c.n < 2) return false;
   std::uint64_t k = choose_len(c.r, 32);
@@ -137,13 +143,23 @@ bool insert_within_lengths(ByteContext& c) {
   };
   int lengths = 0;
   for (std::uint64_t o = first; o < pos && lengths <= kMostLengths; ++o) lengths += encloses(o);
-  if (lengths <= kMostLengths) {
+  bool grows = lengths > 0 && lengths <= kMostLengths;
+  std::uint8_t* chunk = nullptr;
+  if (grows && k <= c.n && c.r.coin()) {
+    chunk = scratch_of(c, k);
+    std::memcpy(chunk, c.d + c.r.below(c.n - k + 1), k);  // before the lengths in it grow
+  }
+  if (grows) {
     for (std::uint64_t o = first; o < pos; ++o) {
       if (encloses(o)) c.d[o] = static_cast<std::uint8_t>(c.d[o] + k);
     }
   }
   insert_gap(c, pos, k);
-  for (std::uint64_t i = 0; i < k; ++i) c.d[pos + i] = static_cast<std::uint8_t>(c.r.next32());
+  if (chunk != nullptr) {
+    std::memcpy(c.d + pos, chunk, k);
+  } else {
+    for (std::uint64_t i = 0; i < k; ++i) c.d[pos + i] = static_cast<std::uint8_t>(c.r.next32());
+  }
   return true;
 }
 

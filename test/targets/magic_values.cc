@@ -1,9 +1,9 @@
 // Bugs behind magic values that blind mutation essentially never guesses (2^32 to 2^64
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
-// target makes are written into the input; and three that no comparison leads to: a sum
-// (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords) and a count
-// (FuzzAscendingSteps). No seeds (but for the text format of FuzzDecimalFields): every test
-// starts from zero values.
+// target makes are written into the input; and some that no comparison leads to: a sum
+// (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords,
+// FuzzSecondField) and a count (FuzzAscendingSteps). No seeds (but for the text format of FuzzDecimalFields): every
+// test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
@@ -156,6 +156,34 @@ CFUZZ_TEST(FuzzNestedRecords, f) {
                         if (field.size() == 5 && field[0] == '!') std::abort();
                         return true;
                       });
+             });
+    });
+  });
+}
+
+// Records four deep (a document of groups of items of fields), where the bug wants an item
+// of at least two fields, one of them of exactly six bytes that starts with '!'. An item
+// grows a second field when the bytes inserted inside it, with the lengths around them
+// grown, are themselves a field: its tag and a length that fits. A copy of the field it
+// has is one.
+CFUZZ_TEST(FuzzSecondField, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    auto item = [](std::uint8_t tag, auto fields) {
+      if (tag != 'I') return false;
+      int count = 0;
+      bool bang = false;
+      bool ok = for_each_record(fields, [&](std::uint8_t tag, auto field) {
+        if (tag != 'F') return false;
+        ++count;
+        if (field.size() == 6 && field[0] == '!') bang = true;
+        return true;
+      });
+      if (ok && count >= 2 && bang) std::abort();
+      return ok;
+    };
+    for_each_record(d, [&](std::uint8_t tag, auto doc) {
+      return tag == 'D' && for_each_record(doc, [&](std::uint8_t tag, auto group) {
+               return tag == 'G' && for_each_record(group, item);
              });
     });
   });
