@@ -2,8 +2,8 @@
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
 // target makes are written into the input; and some that no comparison leads to: a sum
 // (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords,
-// FuzzSecondField) and a count (FuzzAscendingSteps). No seeds (but for the text format of FuzzDecimalFields): every
-// test starts from zero values.
+// FuzzSecondField) and a count (FuzzAscendingSteps). No seeds (but for the text format of
+// FuzzDecimalFields): every test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
