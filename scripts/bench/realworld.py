@@ -165,6 +165,33 @@ LIBRARIES = {
 DEFAULT_LIBRARIES = ["libxml2", "libpng", "sqlite3", "re2", "harfbuzz", "pcre2"]
 
 
+# A run's log can be gigabytes (libpng's harness prints an error for most inputs, and
+# libFuzzer passes it on): it is read from the end, a block at a time. Read whole, it grew
+# this process to 11 GB, and each fuzzer started after that inherited the figure as its
+# peak RSS (Linux keeps the parent's high-water mark across fork and exec), so libFuzzer's
+# -rss_limit_mb, which checks the peak, stopped it within a second.
+def lines_from_end(path, block=1 << 20):
+    """The lines of a text file, last first."""
+    with open(path, "rb") as f:
+        end = f.seek(0, os.SEEK_END)
+        rest = b""
+        while end > 0:
+            start = max(0, end - block)
+            f.seek(start)
+            chunk = f.read(end - start) + rest
+            end = start
+            lines = chunk.split(b"\n")
+            rest = lines.pop(0) if end > 0 else b""  # may continue in the block before
+            for line in reversed(lines):
+                yield line.decode(errors="replace")
+
+
+def tail_text(path, n):
+    with open(path, "rb") as f:
+        f.seek(max(0, f.seek(0, os.SEEK_END) - n))
+        return f.read().decode(errors="replace")
+
+
 def sh(cmd, cwd=None, env=None, check=True):
     """Runs a command (a list, or a string for the shell); returns its output, or exits with it."""
     full_env = dict(os.environ, **(env or {}))
@@ -417,8 +444,7 @@ class Cfuzz:
 
     def execs_per_sec(self, work, final):
         """The last progress figure cfuzz printed (its summary when final)."""
-        rate = None
-        for line in (work / "stdout.txt").read_text(errors="replace").splitlines():
+        for line in lines_from_end(work / "stdout.txt"):
             if not line.startswith("{"):
                 continue
             try:
@@ -426,8 +452,8 @@ class Cfuzz:
             except ValueError:
                 continue  # a line being written
             if e.get("event") in ("progress", "done") and e.get("elapsed"):
-                rate = e["execs"] / e["elapsed"]
-        return rate
+                return e["execs"] / e["elapsed"]
+        return None
 
     def raw_corpus(self, snapshot, out):
         """Turns a snapshot of the cache directory (v1 entries) into raw files."""
@@ -451,13 +477,13 @@ class LibFuzzer:
 
     def execs_per_sec(self, work, final):
         """The exec/s of libFuzzer's last status line (its final stats when final)."""
-        err = (work / "stderr.txt").read_text(errors="replace")
-        if final:
-            m = re.search(r"stat::average_exec_per_sec:\s*(\d+)", err)
+        status = re.compile(r"^#\d+\s.*exec/s: (\d+)")
+        for line in lines_from_end(work / "stderr.txt"):
+            m = re.match(r"stat::average_exec_per_sec:\s*(\d+)", line) if final else None
+            m = m or status.match(line)
             if m:
                 return float(m.group(1))
-        rates = re.findall(r"^#\d+\s.*exec/s: (\d+)", err, re.M)
-        return float(rates[-1]) if rates else None
+        return None
 
     def raw_corpus(self, snapshot, out):
         return snapshot
@@ -609,8 +635,7 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
         raw = fuzzer.raw_corpus(work / "snapshots" / str(cp), work / "raw" / str(cp))
         point.update(coverage(binaries["coverage"], raw, work / "profiles", exclude))
     if facts["exit_code"] not in (0, None) or facts["early"]:
-        facts["tail"] = ((work / "stdout.txt").read_text(errors="replace")[-1500:]
-                         + (work / "stderr.txt").read_text(errors="replace")[-1500:])
+        facts["tail"] = tail_text(work / "stdout.txt", 1500) + tail_text(work / "stderr.txt", 1500)
     result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
                   cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
