@@ -475,12 +475,13 @@ class LibFuzzer:
         (work / "corpus").mkdir(exist_ok=True)
         return work / "corpus"
 
+    STATUS = re.compile(r"#\d+\s.*exec/s: (\d+)")
+    FINAL = re.compile(r"stat::average_exec_per_sec:\s*(\d+)")
+
     def execs_per_sec(self, work, final):
         """The exec/s of libFuzzer's last status line (its final stats when final)."""
-        status = re.compile(r"^#\d+\s.*exec/s: (\d+)")
         for line in lines_from_end(work / "stderr.txt"):
-            m = re.match(r"stat::average_exec_per_sec:\s*(\d+)", line) if final else None
-            m = m or status.match(line)
+            m = (final and self.FINAL.match(line)) or self.STATUS.match(line)
             if m:
                 return float(m.group(1))
         return None
