@@ -107,11 +107,12 @@ TEST(Counts, ReachTheNextHitCountBucketByACopyOfTheWholeInput) {
 }
 
 TEST(Dictionary, KeywordFromDictIsFoundAndNotWithoutIt) {
+  // With a seed: unseeded, the run with the word missed it about 1 time in 30 under load.
   TempDir dir;
   write_file(dir / "words.dict", "# the one word that matters\nkw=\"xyzzy-plugh\"\n\"unrelated\"\n");
   auto with = run(
       {cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzHashedKeyword", "--cachedir", (dir / "cache1").string(),
-       "--parallel", "1", "--fuzztime", "100000x", "--dict", (dir / "words.dict").string()},
+       "--parallel", "1", "--fuzztime", "100000x", "--seed", "1", "--dict", (dir / "words.dict").string()},
       {.cwd = dir.str()});
   EXPECT_EQ(with.exit_code, 1) << with.all();
   fs::remove_all(dir / "testdata");
