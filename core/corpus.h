@@ -28,7 +28,10 @@ struct CorpusEntry {
   std::uint64_t size = 0;        // bytes of its byte values
   std::uint64_t fuzz_calls = 0;  // times it was picked
   std::uint64_t found = 0;       // entries found while fuzzing it
-  std::uint32_t owned = 0;       // features for which it is the smallest entry ("favored")
+  // How far its input-to-state candidates have been tried: the next call resumes there.
+  std::uint64_t input_to_state_next = 0;
+  bool input_to_state_done = false;
+  std::uint32_t owned = 0;  // features for which it is the smallest entry ("favored")
   Origin origin = Origin::Found;
   // Counters (edges) that no earlier entry reached: where this entry opened new ground.
   // A few are kept; how many entries share them tells how rare the entry still is.

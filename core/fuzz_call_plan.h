@@ -21,9 +21,11 @@ inline constexpr std::uint64_t kCallMillis = 20;
 // Executions per call when a fixed seed makes calls count-bounded instead of time-bounded,
 // so that a run can be repeated exactly.
 inline constexpr std::uint64_t kSeededCallExecs = 2000;
-// An entry's first calls start with its input-to-state replacements (each call goes
-// further: what a replacement found is no longer new).
-inline constexpr std::uint64_t kInputToStateCalls = 4;
+// An entry's first calls start with its input-to-state replacements. A call ends at the
+// first one that finds new coverage, and the next call on the entry resumes after it, until
+// all have run (the list is the same each time: it comes from the entry's own run); the
+// cap on calls is for a target whose comparisons vary from run to run.
+inline constexpr std::uint64_t kInputToStateCalls = 16;
 inline constexpr std::uint64_t kInputToStateCandidates = 512;
 
 // An input with new coverage is shrunk (Go's minimization, keeping the new coverage) for at
@@ -58,9 +60,10 @@ struct FuzzCallPlan {
   std::size_t entry = 0;
   std::size_t splice = 0;
   std::uint64_t seed = 0;
-  std::uint64_t limit = 0;        // executions; 0: none
-  std::uint64_t deadline_ms = 0;  // 0: none
-  std::uint64_t input_to_state = 0;
+  std::uint64_t limit = 0;                // executions; 0: none
+  std::uint64_t deadline_ms = 0;          // 0: none
+  std::uint64_t input_to_state = 0;       // candidates at most; 0: no input-to-state stage
+  std::uint64_t input_to_state_from = 0;  // the first one to try
 };
 
 // Plans call number `call` of a run whose master seed is `master_seed`, and counts the
@@ -73,9 +76,17 @@ inline FuzzCallPlan plan_fuzz_call(Corpus& corpus, Pcg& rng, std::uint64_t maste
   p.seed = derive_seed(master_seed, call);
   p.limit = repeatable ? kSeededCallExecs : 0;
   p.deadline_ms = repeatable ? 0 : kCallMillis;
-  p.input_to_state = corpus.at(p.entry).fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
-  corpus.at(p.entry).fuzz_calls++;
+  CorpusEntry& e = corpus.at(p.entry);
+  p.input_to_state = !e.input_to_state_done && e.fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
+  p.input_to_state_from = e.input_to_state_next;
+  e.fuzz_calls++;
   return p;
+}
+
+// Notes how far a call on entry `e` got through its input-to-state candidates.
+inline void note_input_to_state(CorpusEntry& e, std::uint64_t next, bool done) {
+  e.input_to_state_next = std::max(e.input_to_state_next, next);
+  e.input_to_state_done = e.input_to_state_done || done;
 }
 
 }  // namespace cfuzz::core

@@ -41,6 +41,7 @@ void to_json(json& j, const FuzzParams& v) {
            {"max_len", v.max_len},
            {"paranoid", v.paranoid},
            {"input_to_state", v.input_to_state},
+           {"input_to_state_from", v.input_to_state_from},
            {"dictionary", v.dictionary},
            {"only_ascii", v.only_ascii}};
 }
@@ -51,14 +52,21 @@ void from_json(const json& j, FuzzParams& v) {
   get_opt(j, "max_len", v.max_len);
   get_opt(j, "paranoid", v.paranoid);
   get_opt(j, "input_to_state", v.input_to_state);
+  get_opt(j, "input_to_state_from", v.input_to_state_from);
   get_opt(j, "dictionary", v.dictionary);
   get_opt(j, "only_ascii", v.only_ascii);
 }
 
 void to_json(json& j, const FuzzResult& v) {
-  j = json{
-      {"status", v.status},   {"execs", v.execs},         {"duration_ns", v.duration_ns},  {"new_bits", v.new_bits},
-      {"exec_ns", v.exec_ns}, {"new_words", v.new_words}, {"useful_words", v.useful_words}};
+  j = json{{"status", v.status},
+           {"execs", v.execs},
+           {"duration_ns", v.duration_ns},
+           {"new_bits", v.new_bits},
+           {"exec_ns", v.exec_ns},
+           {"new_words", v.new_words},
+           {"useful_words", v.useful_words},
+           {"input_to_state_next", v.input_to_state_next},
+           {"input_to_state_done", v.input_to_state_done}};
 }
 void from_json(const json& j, FuzzResult& v) {
   j.at("status").get_to(v.status);
@@ -68,6 +76,8 @@ void from_json(const json& j, FuzzResult& v) {
   get_opt(j, "exec_ns", v.exec_ns);
   get_opt(j, "new_words", v.new_words);
   get_opt(j, "useful_words", v.useful_words);
+  get_opt(j, "input_to_state_next", v.input_to_state_next);
+  get_opt(j, "input_to_state_done", v.input_to_state_done);
 }
 
 std::string to_hex(std::string_view bytes) {

@@ -101,6 +101,8 @@ struct FuzzParams {
   // Before mutating at random, try up to this many input-to-state replacements of the base
   // input (its comparison operands written where they occur): for an entry's first calls.
   std::uint64_t input_to_state = 0;
+  // The first of them to try: the ones before it ran in earlier calls on this entry.
+  std::uint64_t input_to_state_from = 0;
   // Words the mutator may insert: the user's dictionaries and the constants the target
   // was seen comparing with (hex-encoded, since they are arbitrary bytes).
   std::vector<std::string> dictionary;
@@ -120,6 +122,10 @@ struct FuzzResult {
   std::vector<std::string> new_words;
   // For "interesting": the dictionary words the mutations that found it inserted (hex).
   std::vector<std::string> useful_words;
+  // Where the input-to-state stage stopped (the next call on the entry starts there), and
+  // whether it got through all its candidates.
+  std::uint64_t input_to_state_next = 0;
+  bool input_to_state_done = false;
 };
 
 // Hex coding of arbitrary bytes for JSON strings.

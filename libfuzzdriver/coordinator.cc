@@ -578,6 +578,7 @@ rpc::FuzzParams Coordinator::prepare_fuzz_call(Worker& w, const Job& job, const 
   params.max_len = job.max_len;
   params.dictionary = *job.dictionary;
   params.input_to_state = job.input_to_state;
+  params.input_to_state_from = job.input_to_state_from;
   return params;
 }
 
@@ -618,6 +619,9 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         MutexLock lock(mu_);
         dictionary_.note_constants(constants);
         if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
+        if (job.input_to_state != 0) {
+          core::note_input_to_state(corpus_.at(job.entry), res.input_to_state_next, res.input_to_state_done);
+        }
       }
       if (r.verdict() == CallOutcome::Verdict::Interesting) {
         handle_interesting(w, job.entry);

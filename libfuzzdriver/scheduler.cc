@@ -112,6 +112,7 @@ Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
   job->splice = plan.splice;
   job->seed = plan.seed;
   job->input_to_state = plan.input_to_state;
+  job->input_to_state_from = plan.input_to_state_from;
   job->max_len = length_.limit(execs_done_);
   return Step::Job;
 }

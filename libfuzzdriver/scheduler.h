@@ -32,7 +32,8 @@ struct Job {
   std::size_t splice = 0;
   std::uint64_t seed = 0;
   std::uint64_t deadline_ms = 0;
-  std::uint64_t input_to_state = 0;  // candidates to try first
+  std::uint64_t input_to_state = 0;       // candidates to try first
+  std::uint64_t input_to_state_from = 0;  // from this one
   std::uint64_t max_len = 0;
   std::shared_ptr<const std::vector<std::string>> dictionary;  // hex words, set by the coordinator
   std::shared_ptr<const CachedEntry> synced;                   // Sync: an entry another run wrote

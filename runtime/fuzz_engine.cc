@@ -299,8 +299,13 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
                                                   rpc::FuzzResult& res) {
   std::uint64_t candidate_runs = 0, chained_runs = 0;
   const std::vector<CmpWords::Candidate> candidates = words_.input_to_state_candidates(shm_.base(), p.input_to_state);
-  for (const CmpWords::Candidate& c : candidates) {
+  // The stage stops early (new coverage, a failure, the call's time): the next call on this
+  // entry resumes after the candidate it stopped at.
+  res.input_to_state_next = p.input_to_state_from;
+  for (std::size_t i = p.input_to_state_from; i < candidates.size(); ++i) {
+    const CmpWords::Candidate& c = candidates[i];
     if (budget.over(*count)) return Step::Continue;
+    res.input_to_state_next = i + 1;
     core::copy_input_area(shm_.base(), shm_.current());
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();
@@ -346,6 +351,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
       }
     }
   }
+  res.input_to_state_done = true;
   return Step::Continue;
 }
 

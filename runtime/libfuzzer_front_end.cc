@@ -463,12 +463,16 @@ class FrontEnd {
       p.deadline_ms = plan.deadline_ms;
       p.max_len = o_.len_control > 0 ? length_control_.limit(execs_) : max_len_;
       p.input_to_state = plan.input_to_state;
+      p.input_to_state_from = plan.input_to_state_from;
       p.only_ascii = o_.only_ascii;
       p.dictionary = *dictionary_.words_for_calls();
       reload();
       std::size_t parent = plan.entry;
       rpc::FuzzResult r = engine_->fuzz(p);
       count_executions(r.execs);
+      if (plan.input_to_state != 0) {
+        core::note_input_to_state(corpus_.at(parent), r.input_to_state_next, r.input_to_state_done);
+      }
       std::vector<std::string> constants, useful;
       for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
       for (const auto& h : r.useful_words) useful.push_back(rpc::from_hex(h));

@@ -59,6 +59,7 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   p.max_len = 4096;
   p.paranoid = true;
   p.input_to_state = 64;
+  p.input_to_state_from = 17;
   p.dictionary = {to_hex("GET "), to_hex(std::string("\0\xff\n", 3)), ""};
   const FuzzParams bp = round_trip(p);
   EXPECT_EQ(bp.seed, p.seed);
@@ -67,6 +68,7 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   EXPECT_EQ(bp.max_len, 4096u);
   EXPECT_TRUE(bp.paranoid);
   EXPECT_EQ(bp.input_to_state, 64u);
+  EXPECT_EQ(bp.input_to_state_from, 17u);
   EXPECT_EQ(bp.dictionary, p.dictionary);
 
   FuzzResult r;
@@ -79,6 +81,8 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   r.useful_words = {
       to_hex("\x7f"
              "ELF")};
+  r.input_to_state_next = 40;
+  r.input_to_state_done = true;
   const FuzzResult br = round_trip(r);
   EXPECT_EQ(br.status, "interesting");
   EXPECT_EQ(br.execs, 99u);
@@ -87,6 +91,8 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   EXPECT_EQ(br.exec_ns, 5u);
   EXPECT_EQ(br.new_words, r.new_words);
   EXPECT_EQ(br.useful_words, r.useful_words);
+  EXPECT_EQ(br.input_to_state_next, 40u);
+  EXPECT_TRUE(br.input_to_state_done);
 }
 
 TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {
@@ -186,11 +192,14 @@ TEST(Rpc, MissingOptionalFieldsKeepTheirDefaults) {
   EXPECT_EQ(f.limit, 0u);
   EXPECT_FALSE(f.paranoid);
   EXPECT_EQ(f.input_to_state, 0u);
+  EXPECT_EQ(f.input_to_state_from, 0u);
   EXPECT_TRUE(f.dictionary.empty());
   // A result from a worker that reports no words.
   const auto r = json{{"status", "ok"}}.get<FuzzResult>();
   EXPECT_TRUE(r.new_words.empty());
   EXPECT_TRUE(r.useful_words.empty());
+  EXPECT_EQ(r.input_to_state_next, 0u);
+  EXPECT_FALSE(r.input_to_state_done);
   const auto m = json{{"mode", "coverage"}, {"resume_verdict", nullptr}}.get<MinimizeParams>();
   EXPECT_EQ(m.mode, "coverage");
   EXPECT_FALSE(m.resume_verdict.has_value());
