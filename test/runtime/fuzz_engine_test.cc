@@ -176,6 +176,42 @@ class AllocationsBetweenExecutions final : public ExecutionCheck {
   std::uint64_t first_ = 0, last_ = 0;
 };
 
+TEST(FuzzEngineInputToState, ReportsWhereTheStageStoppedAndTheNextCallGoesOnThere) {
+  // The coordinator keeps the index a call reports and passes it to the entry's next call;
+  // the candidate list, made from the base input's own run, is the same each time.
+  EngineUnderTest& e = EngineUnderTest::get();
+  e.prepare_fuzz_calls();
+  const rpc::FuzzResult whole = e.engine().fuzz(params_with_everything(7));
+  ASSERT_TRUE(whole.input_to_state_done);
+  const std::uint64_t total = whole.input_to_state_next;
+  ASSERT_GE(total, 4u) << "the harness's comparisons should give candidates";
+
+  rpc::FuzzParams cut = params_with_everything(7);
+  cut.limit = 3;  // the base run and at most two candidates (or one and its chain)
+  const rpc::FuzzResult first = e.engine().fuzz(cut);
+  EXPECT_FALSE(first.input_to_state_done);
+  EXPECT_GE(first.input_to_state_next, 1u);
+  EXPECT_LE(first.input_to_state_next, 2u);
+
+  rpc::FuzzParams rest = params_with_everything(7);
+  rest.input_to_state_from = first.input_to_state_next;
+  const rpc::FuzzResult second = e.engine().fuzz(rest);
+  EXPECT_TRUE(second.input_to_state_done);
+  EXPECT_EQ(second.input_to_state_next, total);
+
+  rpc::FuzzParams last_one = params_with_everything(7);
+  last_one.input_to_state_from = total - 1;
+  last_one.limit = 2;  // the base run and the last candidate
+  const rpc::FuzzResult last = e.engine().fuzz(last_one);
+  EXPECT_EQ(last.input_to_state_next, total);
+
+  rpc::FuzzParams none_left = params_with_everything(7);
+  none_left.input_to_state_from = total;
+  const rpc::FuzzResult third = e.engine().fuzz(none_left);
+  EXPECT_TRUE(third.input_to_state_done);
+  EXPECT_EQ(third.input_to_state_next, total);
+}
+
 TEST(FuzzEngineHotPath, CountingAllocationsWorks) {
   // The counter sees an allocation, so a zero below means something.
   const std::uint64_t before = g_allocations.load();
