@@ -25,9 +25,9 @@ class CmpTable {
 
   struct IntCmp {
     std::uint64_t a, b;
-    std::uint8_t width;  // bytes: 1, 2, 4 or 8; 0 = empty slot
-    std::uint8_t is_const;
-    std::uint32_t site;  // which comparison made it (a hash of its place in the code)
+    std::uint8_t width;     // bytes: 1, 2, 4 or 8; 0 = empty slot
+    std::uint8_t is_const;  // 1: `a` is a constant; 2: a constant, a case of a switch
+    std::uint32_t site;     // which comparison made it (a hash of its place in the code)
   };
   struct ByteCmp {
     std::uint8_t a[kMaxBytes], b[kMaxBytes];
@@ -37,7 +37,8 @@ class CmpTable {
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
 
-  void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const) {
+  void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const,
+                  bool switch_case = false) {
     if (!enabled_ || a == b ||
         (width == 8 && !is_const && core::looks_like_address(a) && core::looks_like_address(b))) {
       return;
@@ -47,11 +48,22 @@ class CmpTable {
     // keeps one entry per field, not just the last.
     std::uintptr_t at = site(pc);
     std::size_t i = slot(at ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
+    // Two places per comparison: one that a different comparison took is kept if the other
+    // is free or holds this one (the base input's table then keeps nearly all it saw).
+    if (ints_[i].width != 0 && !holds(ints_[i], at, a, b)) {
+      for (std::size_t d = 1; d < 4; ++d) {
+        std::size_t j = i ^ d;
+        if (ints_[j].width == 0 || holds(ints_[j], at, a, b)) {
+          i = j;
+          break;
+        }
+      }
+    }
     IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;
     s.width = static_cast<std::uint8_t>(width);
-    s.is_const = is_const ? 1 : 0;
+    s.is_const = is_const ? (switch_case ? 2 : 1) : 0;
     s.site = static_cast<std::uint32_t>(at);
     recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
   }
@@ -109,6 +121,9 @@ class CmpTable {
   // runtime's own code (linked into the executable), and comparisons of two pointers,
   // whose operands are addresses that mean nothing in an input, are not recorded.
   static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
+  static bool holds(const IntCmp& s, std::uintptr_t at, std::uint64_t a, std::uint64_t b) {
+    return s.site == static_cast<std::uint32_t>(at) && s.a == a && s.b == b;
+  }
   static std::size_t slot(std::uint64_t h, std::size_t n) {
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;

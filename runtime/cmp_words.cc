@@ -1,6 +1,7 @@
 #include "runtime/cmp_words.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "core/decimal_text.h"
@@ -329,7 +330,9 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
   for (std::uint32_t v = 0; v < base.count && out.size() < max; ++v) {
     const core::SlotHeader& slot = base.slots[v];
     if (slot.type == 0 || slot.type == 1) {
-      add_arithmetic_candidates(v, core::ShmView::slot_data(area, v), slot.len, max, &out);
+      const std::uint8_t* data = core::ShmView::slot_data(area, v);
+      add_length_candidates(v, data, slot.len, std::min(max, out.size() + kLengthCandidates), &out);
+      add_arithmetic_candidates(v, data, slot.len, max, &out);
     }
   }
   return out;
@@ -523,6 +526,73 @@ void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* da
           }
         }
       }
+    }
+  }
+}
+
+void CmpWords::add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                                     std::vector<Candidate>* out) const {
+  // A size the target measured and compared with a constant (a name of exactly six
+  // characters) is in no byte of the input: the fix is to make something that long, by
+  // inserting or deleting the difference. Where: before the byte at that offset (the
+  // operand may be where a closing quote is), and at the end of each word that long now (a
+  // run of letters and digits; for a size of 0, the empty one between two equal bytes, as
+  // in `""`).
+  // Such a size is less than the value's length (a comparison of the whole length needs no
+  // help); a small operand that occurs as a byte is more likely that byte (a character a
+  // parser looked at) than a size, and the cases of a switch are kinds, not sizes.
+  constexpr std::size_t kMaxPairs = 16, kPlacesPerSize = 16;
+  struct Pair {
+    std::uint64_t size, wanted;
+  } pairs[kMaxPairs];
+  std::size_t n_pairs = 0;
+  auto add_pair = [&](std::uint64_t size, std::uint64_t wanted) {
+    if (wanted == size || wanted > size + CmpTable::kMaxBytes) return;
+    for (std::size_t k = 0; k < n_pairs; ++k) {
+      if (pairs[k].size == size && pairs[k].wanted == wanted) return;
+    }
+    if (n_pairs < kMaxPairs) pairs[n_pairs++] = Pair{size, wanted};
+  };
+  bool seen_byte[256] = {};
+  for (std::size_t i = 0; i < len; ++i) seen_byte[data[i]] = true;
+  for (std::size_t i = 0; i < CmpTable::kIntSlots && n_pairs < kMaxPairs; ++i) {
+    const CmpTable::IntCmp& c = base_.int_slot(i);
+    if (c.width < 2 || c.is_const != 1) continue;
+    std::uint64_t size = c.b & width_mask(c.width), wanted = c.a & width_mask(c.width);
+    if (size >= len || (size < 256 && seen_byte[size])) continue;
+    add_pair(size, wanted);
+  }
+  // The smallest changes first.
+  auto change = [](const Pair& p) { return p.wanted > p.size ? p.wanted - p.size : p.size - p.wanted; };
+  std::sort(pairs, pairs + n_pairs, [&](const Pair& x, const Pair& y) { return change(x) < change(y); });
+  auto is_word_byte = [&](std::size_t i) { return std::isalnum(data[i]) != 0; };
+  for (std::size_t k = 0; k < n_pairs && out->size() < max; ++k) {
+    const Pair& pr = pairs[k];
+    std::size_t places = 0;
+    if (pr.wanted > pr.size) {
+      std::uint8_t fill = pr.size > 0 && is_word_byte(pr.size - 1) ? data[pr.size - 1] : 'a';
+      out->push_back(Candidate{v, pr.size, 0, std::string(pr.wanted - pr.size, static_cast<char>(fill)), false});
+    } else {
+      out->push_back(Candidate{v, pr.wanted, pr.size - pr.wanted, std::string(), false});
+    }
+    // Each word [start, end), between two other bytes or an end of the value.
+    for (std::size_t start = 0; start <= len && places < kPlacesPerSize && out->size() < max;) {
+      std::size_t end = start;
+      while (end < len && is_word_byte(end)) ++end;
+      std::size_t word = end - start;
+      bool empty_quoted = start > 0 && start < len && data[start - 1] == data[start];
+      if (word == pr.size && (word > 0 || empty_quoted)) {
+        if (pr.wanted > pr.size) {
+          std::uint8_t fill = word > 0 ? data[end - 1] : 'a';
+          out->push_back(Candidate{v, end, 0, std::string(pr.wanted - pr.size, static_cast<char>(fill)), false});
+          ++places;
+        } else if (pr.size - pr.wanted <= word) {
+          std::size_t cut = pr.size - pr.wanted;
+          out->push_back(Candidate{v, end - cut, cut, std::string(), false});
+          ++places;
+        }
+      }
+      start = end + 1;
     }
   }
 }

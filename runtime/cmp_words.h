@@ -50,7 +50,8 @@ class CmpWords : public core::WordSource {
     std::uint32_t value;  // index of the value in the entry
     std::size_t pos;      // byte values: where
     std::size_t old_len;
-    std::string bytes;  // byte values: what to write; scalars: the new bits (8 bytes LE)
+    std::string bytes;    // byte values: what to write; scalars: the new bits (8 bytes LE)
+    bool is_word = true;  // false: filler bytes, not worth a dictionary entry
   };
   std::vector<Candidate> input_to_state_candidates(const core::InputAreaHeader& base, std::size_t max) const;
 
@@ -92,6 +93,11 @@ class CmpWords : public core::WordSource {
   void note_used(std::string_view w) const;
   void add_decimal_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                               std::vector<Candidate>* out) const;
+  // A size compared with a constant: the difference inserted or deleted where the size may
+  // have been measured.
+  static constexpr std::size_t kLengthCandidates = 192;
+  void add_length_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
+                             std::vector<Candidate>* out) const;
   void add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* data, std::size_t len, std::size_t max,
                                  std::vector<Candidate>* out) const;
   bool replace_int(const CmpTable::IntCmp& c, const std::uint8_t* data, std::size_t len, core::Pcg& rng,

@@ -310,7 +310,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();
     Step step = execute(failure, count, check, res);
-    if (step == Step::Interesting && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+    if (step == Step::Interesting && c.is_word && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
     if (step != Step::Continue) return step;
     // Chained replacements: each of the first few follow-ups, then greedily the first
     // follow-up of each run after it (a value fixed, then the checksum over it, then the
@@ -333,7 +333,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
         ++chained_runs;
         step = execute(failure, count, check, res);
         if (step == Step::Interesting) {
-          if (c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+          if (c.is_word && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
           if (f->len >= 2) res.useful_words.push_back(rpc::to_hex(f->replacement()));
         }
         if (step != Step::Continue) return step;

@@ -84,8 +84,8 @@ CFUZZ_HOOK void __sanitizer_cov_trace_switch(std::uint64_t val, std::uint64_t* c
   if (width <= 0 || width > 8) width = 8;
   std::uint64_t i = 0;
   while (i < n && cases[2 + i] < val) ++i;
-  if (i < n) cmp_table().record_int(CFUZZ_CALLER_PC + i, cases[2 + i], val, width, true);
-  if (i > 0) cmp_table().record_int(CFUZZ_CALLER_PC + i - 1, cases[2 + i - 1], val, width, true);
+  if (i < n) cmp_table().record_int(CFUZZ_CALLER_PC + i, cases[2 + i], val, width, true, true);
+  if (i > 0) cmp_table().record_int(CFUZZ_CALLER_PC + i - 1, cases[2 + i - 1], val, width, true, true);
 }
 
 // Divisions and array indexing: the operand is compared with the values that would make it

@@ -2,8 +2,8 @@
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
 // target makes are written into the input; and some that no comparison leads to: a sum
 // (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords,
-// FuzzSecondField) and a count (FuzzAscendingSteps). No seeds (but for the text format of
-// FuzzDecimalFields): every test starts from zero values.
+// FuzzSecondField), exact sizes (FuzzQuotedSizes) and a count (FuzzAscendingSteps). No
+// seeds (but for the text format of FuzzDecimalFields): every test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
@@ -186,6 +186,31 @@ CFUZZ_TEST(FuzzSecondField, f) {
                return tag == 'G' && for_each_record(group, item);
              });
     });
+  });
+}
+
+// `name="value"` pairs separated by ';', where the bug wants a name of exactly 7 bytes with
+// a value of exactly 13. Nothing in the input holds these sizes and no size between them
+// gets new coverage, and the bytes must go between the quotes: only the comparisons of the
+// measured sizes with 7 and 13 say how many bytes are missing.
+CFUZZ_TEST(FuzzQuotedSizes, f) {
+  f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {
+    std::string_view text(reinterpret_cast<const char*>(d.data()), d.size());
+    while (!text.empty()) {
+      std::size_t eq = text.find('=');
+      if (eq == std::string_view::npos || eq + 1 >= text.size() || text[eq + 1] != '"') return;
+      std::size_t close = text.find('"', eq + 2);
+      if (close == std::string_view::npos) return;
+      if (eq == 7) {
+        // Apart from the test of the value: otherwise the optimizer makes the two tests one
+        // comparison, of ((name ^ 7) | (value ^ 13)) with 0.
+        static volatile int names;
+        names = names + 1;
+        if (close - eq - 2 == 13) std::abort();
+      }
+      if (close + 1 < text.size() && text[close + 1] != ';') return;
+      text.remove_prefix(std::min(close + 2, text.size()));
+    }
   });
 }
 

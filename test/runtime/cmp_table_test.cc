@@ -1,0 +1,48 @@
+// The table of recent comparisons (runtime/cmp_table.h), the input-to-state stage's view of
+// the base input's run: a comparison that the table loses is one the stage never answers.
+#include "runtime/cmp_table.h"
+
+#include <cstdint>
+#include <set>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+namespace cfuzz::runtime {
+namespace {
+
+std::size_t comparisons_kept(const CmpTable& t) {
+  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> kept;
+  for (std::size_t i = 0; i < CmpTable::kIntSlots; ++i) {
+    const CmpTable::IntCmp& c = t.int_slot(i);
+    if (c.width != 0) kept.emplace(c.site, c.a, c.b);
+  }
+  return kept.size();
+}
+
+TEST(CmpTable, KeepsTheComparisonsOfARunThatFillAnEighthOfIt) {
+  // 128 comparisons, each of a size with its constant at a site of its own (a parser's
+  // checks of one input). Hashed to one slot each, 6 of them were lost to a later one.
+  static CmpTable t;  // 50 KB: not on the stack
+  t.clear();
+  t.set_enabled(true);
+  for (std::uint64_t k = 0; k < 128; ++k) t.record_int(0x4000 + 16 * k, 6, k % 5, 8, true);
+  EXPECT_EQ(comparisons_kept(t), 128u);
+  // Recorded again, each finds itself: nothing is kept twice.
+  for (std::uint64_t k = 0; k < 128; ++k) t.record_int(0x4000 + 16 * k, 6, k % 5, 8, true);
+  EXPECT_EQ(comparisons_kept(t), 128u);
+  std::size_t slots_used = 0;
+  for (std::size_t i = 0; i < CmpTable::kIntSlots; ++i) slots_used += t.int_slot(i).width != 0;
+  EXPECT_EQ(slots_used, 128u);
+}
+
+TEST(CmpTable, RecordsNothingWhileOff) {
+  static CmpTable t;
+  t.clear();
+  t.set_enabled(false);
+  t.record_int(0x4000, 6, 1, 8, true);
+  EXPECT_EQ(comparisons_kept(t), 0u);
+}
+
+}  // namespace
+}  // namespace cfuzz::runtime
