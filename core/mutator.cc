@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/decimal_text.h"
+#include "core/text_spans.h"
 #include "corpus_format/value.h"
 
 namespace cfuzz::core {
@@ -414,6 +415,30 @@ bool insert_after_match(ByteContext& c) {
   return true;
 }
 
+// A quoted string or bracketed group of the value replaced by another one, from the value
+// itself or the splice partner: in a structured text, one whole value (a JSON object, a
+// group of a regular expression) stands in for another in a single step and the text
+// still parses, where byte copies must hit both ends exactly.
+bool replace_span(ByteContext& c) {
+  std::uint64_t spans = count_text_spans(c.d, c.n);
+  std::uint64_t begin, end;
+  if (spans == 0 || !text_span(c.d, c.n, c.r.below(spans), &begin, &end)) return false;
+  bool from_other = c.other_len != 0 && c.r.coin();
+  const std::uint8_t* src = from_other ? c.other : c.d;
+  std::uint64_t src_n = from_other ? c.other_len : c.n;
+  std::uint64_t src_spans = count_text_spans(src, src_n);
+  std::uint64_t src_begin, src_end;
+  if (src_spans == 0 || !text_span(src, src_n, c.r.below(src_spans), &src_begin, &src_end)) return false;
+  std::uint64_t k = src_end - src_begin, old = end - begin;
+  if ((!from_other && src_begin == begin && src_end == end) || c.n - old + k > c.cap) return false;
+  std::uint8_t* chunk = scratch_of(c, k);
+  std::memcpy(chunk, src + src_begin, k);
+  std::memmove(c.d + begin + k, c.d + end, c.n - end);
+  std::memcpy(c.d + begin, chunk, k);
+  c.n = c.n - old + k;
+  return true;
+}
+
 using ByteOp = bool (*)(ByteContext&);
 // clang-format off
 constexpr ByteOp kByteOps[] = {
@@ -424,7 +449,7 @@ constexpr ByteOp kByteOps[] = {
     insert_constant_bytes, overwrite_constant_bytes, shuffle_bytes,    swap_chunks,
     splice_insert,       splice_overwrite,      splice_tail,
     word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
-    ascii_number,        insert_after_match,    insert_within_lengths,
+    ascii_number,        insert_after_match,    insert_within_lengths, replace_span,
 };
 // clang-format on
 
