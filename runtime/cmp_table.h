@@ -36,9 +36,15 @@ class CmpTable {
 
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
+  // Where a comparison goes when its slot holds another. With probing, to the first of the
+  // 3 other slots of its group of 4 that is free or holds it: for the base input's run, whose
+  // table the input-to-state stage reads and where a lost comparison is a lost candidate.
+  // Without, over the other: probing every run cost libxml2 a fifth of its time, most of it
+  // looking through a full table for a place that was not there.
+  void set_probing(bool on) { probing_ = on; }
 
-  void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const,
-                  bool switch_case = false) {
+  [[gnu::always_inline]] void record_int(std::uintptr_t pc, std::uint64_t a, std::uint64_t b, int width, bool is_const,
+                                         bool switch_case = false) {
     if (!enabled_ || a == b ||
         (width == 8 && !is_const && core::looks_like_address(a) && core::looks_like_address(b))) {
       return;
@@ -48,17 +54,7 @@ class CmpTable {
     // keeps one entry per field, not just the last.
     std::uintptr_t at = site(pc);
     std::size_t i = slot(at ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
-    // Two places per comparison: one that a different comparison took is kept if the other
-    // is free or holds this one (the base input's table then keeps nearly all it saw).
-    if (ints_[i].width != 0 && !holds(ints_[i], at, a, b)) {
-      for (std::size_t d = 1; d < 4; ++d) {
-        std::size_t j = i ^ d;
-        if (ints_[j].width == 0 || holds(ints_[j], at, a, b)) {
-          i = j;
-          break;
-        }
-      }
-    }
+    if (probing_ && ints_[i].width != 0 && !holds(ints_[i], at, a, b)) i = probe(i, at, a, b);
     IntCmp& s = ints_[i];
     s.a = a;
     s.b = b;
@@ -83,6 +79,15 @@ class CmpTable {
   const Match& match(std::size_t k) const { return matches_[k]; }
 
   const IntCmp& int_slot(std::size_t i) const { return ints_[i]; }
+  // Whether slot i's group of 4 holds comparison c's operands: where a probing run (the base
+  // input's) may have put what a later run, not probing, wrote to slot i.
+  bool group_holds(std::size_t i, const IntCmp& c) const {
+    for (std::size_t d = 0; d < 4; ++d) {
+      const IntCmp& s = ints_[i ^ d];
+      if (s.width == c.width && s.a == c.a && s.b == c.b) return true;
+    }
+    return false;
+  }
   const ByteCmp& byte_slot(std::size_t i) const { return bytes_[i]; }
   void clear();
 
@@ -121,6 +126,16 @@ class CmpTable {
   // runtime's own code (linked into the executable), and comparisons of two pointers,
   // whose operands are addresses that mean nothing in an input, are not recorded.
   static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
+  // Four places per comparison (its slot's group of 4): one that a different comparison
+  // took is kept if another is free or holds this one, so that the base input's table
+  // keeps nearly all it saw. Out of line: the common case above stays a few stores.
+  [[gnu::noinline]] std::size_t probe(std::size_t i, std::uintptr_t at, std::uint64_t a, std::uint64_t b) const {
+    for (std::size_t d = 1; d < 4; ++d) {
+      std::size_t j = i ^ d;
+      if (ints_[j].width == 0 || holds(ints_[j], at, a, b)) return j;
+    }
+    return i;
+  }
   static bool holds(const IntCmp& s, std::uintptr_t at, std::uint64_t a, std::uint64_t b) {
     return s.site == static_cast<std::uint32_t>(at) && s.a == a && s.b == b;
   }
@@ -132,6 +147,7 @@ class CmpTable {
   }
 
   bool enabled_;
+  bool probing_;
   IntCmp ints_[kIntSlots];
   ByteCmp bytes_[kByteSlots];
   std::uint16_t recent_ints_[kRecent];

@@ -388,13 +388,10 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
     return true;
   };
   table_.for_each_int_since(since, [&](std::size_t slot_index, const CmpTable::IntCmp& c) {
-    const CmpTable::IntCmp& seen = base_.int_slot(slot_index);
     // A constant's comparison is left to the candidates (and to random mutation): what breaks
     // when a field changes is a check of one input-derived value against another, a
     // checksum over the field or a count.
-    if (n >= max || c.width == 0 || c.is_const != 0 || (seen.width == c.width && seen.a == c.a && seen.b == c.b)) {
-      return;
-    }
+    if (n >= max || c.width == 0 || c.is_const != 0 || base_.group_holds(slot_index, c)) return;
     comparison = c.site & 0x7fffffffU;
     for (std::uint32_t v = 0; v < input.count; ++v) {
       const core::SlotHeader& slot = input.slots[v];

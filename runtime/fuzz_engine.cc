@@ -241,7 +241,10 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // (input-to-state), and the front end learns its constants.
   base_cmps_.clear();
   core::copy_input_area(shm_.base(), shm_.current());
-  if (execute(&failure, &count, check, res) != Step::Continue) return finish(std::move(res), count, start);
+  cmp_table().set_probing(true);
+  Step base_step = execute(&failure, &count, check, res);
+  cmp_table().set_probing(false);
+  if (base_step != Step::Continue) return finish(std::move(res), count, start);
   base_cmps_ = cmp_table();
 
   // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).

@@ -91,11 +91,13 @@ TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
 
 TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // An item that needs a second field, four records deep. When half of the inserts that
-  // grow lengths are a copy of a part of the input, seeds 1-10 found it in 40K-4.3M
-  // executions (median 0.37M), these three in 40K-140K. With random bytes only (1 in
-  // 65536 of them a field), seeds 1-10 took 52K-19.4M (median 7.0M), seed 1 over 10M
-  // (measured before the input-to-state stage went on where it stopped).
-  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"3", "7", "10"});
+  // grow lengths are a copy of a part of the input, these three seeds find it in 40K-199K
+  // executions; the search either finds it early or wanders for millions: 93 of seeds
+  // 1-160 found it within this budget (102 before the comparison table stopped probing in
+  // the mutants' runs, a difference within the spread of 80-seed halves). With random bytes
+  // only (1 in 65536 of them a field), seeds 1-10 took 52K-19.4M (median 7.0M; measured
+  // before the input-to-state stage went on where it stopped).
+  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"3", "4", "7"});
 }
 
 TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
@@ -108,8 +110,8 @@ TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
 
 TEST(Counts, ReachTheNextHitCountBucketByACopyOfTheWholeInput) {
   // 40 bytes each one more than the one before. With copies that draw their length before
-  // their start (a whole-value copy 1 time in 2n), these seeds find it within 100K-138K
-  // executions (seeds 1-10: 22K-347K, median 92K). Drawn start first, seeds 3, 6 and 9
+  // their start (a whole-value copy 1 time in 2n), these seeds find it within 39K-201K
+  // executions (seeds 1-10: 25K-349K, median 125K). Drawn start first, seeds 3, 6 and 9
   // took 307K-732K (seeds 1-10: median 445K; measured before the input-to-state stage went
   // on where it stopped).
   expect_found_with_each_seed("FuzzAscendingSteps", "250000x", {"4", "6", "9"});

@@ -26,6 +26,7 @@ TEST(CmpTable, KeepsTheComparisonsOfARunThatFillAnEighthOfIt) {
   static CmpTable t;  // 50 KB: not on the stack
   t.clear();
   t.set_enabled(true);
+  t.set_probing(true);
   for (std::uint64_t k = 0; k < 128; ++k) t.record_int(0x4000 + 16 * k, 6, k % 5, 8, true);
   EXPECT_EQ(comparisons_kept(t), 128u);
   // Recorded again, each finds itself: nothing is kept twice.
@@ -34,6 +35,16 @@ TEST(CmpTable, KeepsTheComparisonsOfARunThatFillAnEighthOfIt) {
   std::size_t slots_used = 0;
   for (std::size_t i = 0; i < CmpTable::kIntSlots; ++i) slots_used += t.int_slot(i).width != 0;
   EXPECT_EQ(slots_used, 128u);
+}
+
+TEST(CmpTable, KeepsFewerWithoutProbing) {
+  // The mutants' runs record each comparison in its own slot: some of the 128 are lost.
+  static CmpTable t;
+  t.clear();
+  t.set_enabled(true);
+  t.set_probing(false);
+  for (std::uint64_t k = 0; k < 128; ++k) t.record_int(0x4000 + 16 * k, 6, k % 5, 8, true);
+  EXPECT_LT(comparisons_kept(t), 128u);
 }
 
 TEST(CmpTable, RecordsNothingWhileOff) {
