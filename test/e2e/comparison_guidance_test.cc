@@ -108,6 +108,15 @@ TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
   expect_found_with_each_seed("FuzzQuotedSizes", "20000x", {"1", "2", "3"});
 }
 
+TEST(Spans, AQuotedOrBracketedPartTakesThePlaceOfAnother) {
+  // `id` holds a list where a string of three bytes or more is wanted, and the line must
+  // still parse. With the operator that puts one quoted or bracketed part of the input in
+  // place of another, seeds 1-10 found it in 8.5K-198K executions (median 142K), these
+  // three in 96K-168K; without it, seeds 1-10 took 23K-2.14M (median 231K), these three
+  // over 2.1M each.
+  expect_found_with_each_seed("FuzzValueKinds", "400000x", {"1", "2", "8"});
+}
+
 TEST(Counts, ReachTheNextHitCountBucketByACopyOfTheWholeInput) {
   // 40 bytes each one more than the one before. With copies that draw their length before
   // their start (a whole-value copy 1 time in 2n), these seeds find it within 39K-201K

@@ -2,8 +2,9 @@
 // tries), which comparison-guided mutation finds: the operands of the comparisons the
 // target makes are written into the input; and some that no comparison leads to: a sum
 // (FuzzRotatedSum, for the value profile), nested lengths (FuzzNestedRecords,
-// FuzzSecondField), exact sizes (FuzzQuotedSizes) and a count (FuzzAscendingSteps). No
-// seeds (but for the text format of FuzzDecimalFields): every test starts from zero values.
+// FuzzSecondField), exact sizes (FuzzQuotedSizes), a value of another kind
+// (FuzzValueKinds) and a count (FuzzAscendingSteps). No seeds (but for the text formats of
+// FuzzDecimalFields and FuzzValueKinds): every other test starts from zero values.
 #include <cfuzz/cfuzz.h>
 
 #include <bit>
@@ -211,6 +212,60 @@ CFUZZ_TEST(FuzzQuotedSizes, f) {
       if (close + 1 < text.size() && text[close + 1] != ';') return;
       text.remove_prefix(std::min(close + 2, text.size()));
     }
+  });
+}
+
+// A value of one kind where the seed has another: `id` must hold a string of three bytes or
+// more, beside one `name`, and the whole line must still parse. The seed's `id` is a list; turning its bracket
+// into a quote one byte at a time breaks the line, and no comparison names the string the
+// parser wants; the seed's own `"abc"` put in place of the list is one step.
+CFUZZ_TEST(FuzzValueKinds, f) {
+  f.add(std::string("id=[1,2,3];name=\"abc\""));
+  f.fuzz([](cfuzz::T&, const std::string& s) {
+    std::string_view text(s);
+    std::size_t at = 0;
+    // One value from `at`: a number, a "string" or a [list, of, values]; its kind, or 0.
+    auto value = [&](auto& self, std::size_t* string_len) -> int {
+      if (at < text.size() && text[at] == '"') {
+        std::size_t close = text.find('"', at + 1);
+        if (close == std::string_view::npos) return 0;
+        *string_len = close - at - 1;
+        at = close + 1;
+        return 1;
+      }
+      if (at < text.size() && text[at] == '[') {
+        ++at;
+        std::size_t ignored = 0;
+        while (at < text.size() && text[at] != ']') {
+          if (self(self, &ignored) == 0) return 0;
+          if (at < text.size() && text[at] == ',') ++at;
+        }
+        if (at >= text.size()) return 0;
+        ++at;
+        return 2;
+      }
+      std::size_t start = at;
+      while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+      return at > start ? 3 : 0;
+    };
+    bool long_string_id = false;
+    int ids = 0, names = 0;
+    while (at < text.size()) {
+      std::size_t eq = text.find('=', at);
+      if (eq == std::string_view::npos) return;
+      std::string_view key = text.substr(at, eq - at);
+      at = eq + 1;
+      std::size_t len = 0;
+      int kind = value(value, &len);
+      if (kind == 0) return;
+      if (key == "id") {
+        ++ids;
+        long_string_id = kind == 1 && len >= 3;
+      }
+      if (key == "name") ++names;
+      if (at < text.size() && text[at++] != ';') return;
+    }
+    if (ids == 1 && names == 1 && long_string_id) std::abort();
   });
 }
 
