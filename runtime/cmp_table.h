@@ -126,9 +126,8 @@ class CmpTable {
   // runtime's own code (linked into the executable), and comparisons of two pointers,
   // whose operands are addresses that mean nothing in an input, are not recorded.
   static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
-  // Four places per comparison (its slot's group of 4): one that a different comparison
-  // took is kept if another is free or holds this one, so that the base input's table
-  // keeps nearly all it saw. Out of line: the common case above stays a few stores.
+  // The slot of its group of 4 for a comparison whose own slot holds another (see
+  // set_probing). Out of line, so that record_int stays a few stores and inlines.
   [[gnu::noinline]] std::size_t probe(std::size_t i, std::uintptr_t at, std::uint64_t a, std::uint64_t b) const {
     for (std::size_t d = 1; d < 4; ++d) {
       std::size_t j = i ^ d;

@@ -216,9 +216,10 @@ CFUZZ_TEST(FuzzQuotedSizes, f) {
 }
 
 // A value of one kind where the seed has another: `id` must hold a string of three bytes or
-// more, beside one `name`, and the whole line must still parse. The seed's `id` is a list; turning its bracket
-// into a quote one byte at a time breaks the line, and no comparison names the string the
-// parser wants; the seed's own `"abc"` put in place of the list is one step.
+// more, beside one `name` (renaming `name` to `id`, as the comparison of the keys suggests,
+// does not do), and the whole line must still parse. The seed's `id` is a list; turning its
+// bracket into a quote one byte at a time breaks the line, and no comparison names the
+// string the parser wants; the seed's own `"abc"` put in place of the list is one step.
 CFUZZ_TEST(FuzzValueKinds, f) {
   f.add(std::string("id=[1,2,3];name=\"abc\""));
   f.fuzz([](cfuzz::T&, const std::string& s) {
