@@ -125,7 +125,7 @@ int Coordinator::run() {
     Scheduler::Settings s;
     s.workers = parallel_;
     s.exec_budget = opts_.fuzztime.count;
-    s.repeatable = opts_.seed.has_value();
+    s.seeded = opts_.seed.has_value();
     s.master_seed = opts_.seed ? *opts_.seed
                                : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
                                      (static_cast<std::uint64_t>(getpid()) << 32);

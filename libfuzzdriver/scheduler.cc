@@ -92,7 +92,7 @@ Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
     }
     pending_sync_.clear();
   }
-  std::uint64_t per_call = settings_.repeatable ? core::kSeededCallExecs : 0;
+  std::uint64_t per_call = repeatable() ? core::kSeededCallExecs : 0;
   if (settings_.exec_budget) {
     std::uint64_t left = budget_left();
     if (left == 0) {
@@ -104,7 +104,7 @@ Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
     std::uint64_t share = (left + workers - 1) / workers;
     per_call = reserve(per_call != 0 ? std::min(per_call, share) : share);
   }
-  core::FuzzCallPlan plan = core::plan_fuzz_call(corpus, rng_, settings_.master_seed, calls_++, settings_.repeatable);
+  core::FuzzCallPlan plan = core::plan_fuzz_call(corpus, rng_, settings_.master_seed, calls_++, repeatable());
   job->kind = Job::Kind::Fuzz;
   job->limit = per_call;
   job->deadline_ms = plan.deadline_ms;

@@ -45,7 +45,7 @@ class Scheduler {
   struct Settings {
     int workers = 1;
     std::optional<std::uint64_t> exec_budget;  // --fuzztime Nx; none: unlimited
-    bool repeatable = false;                   // a fixed --seed: count-bounded calls
+    bool seeded = false;                       // a fixed --seed (with exec_budget: count-bounded calls)
     std::uint64_t master_seed = 0;
     core::LengthControl length{0, 0, 0};
   };
@@ -95,6 +95,7 @@ class Scheduler {
   // Executions not yet done or reserved under a counted budget; unlimited: UINT64_MAX.
   std::uint64_t budget_left() const;
   bool baseline_queued() const { return !retry_.empty() || queue_next_ < queue_.size(); }
+  bool repeatable() const { return core::repeatable_calls(settings_.seeded, settings_.exec_budget.has_value()); }
   Job baseline_batch(std::uint64_t budget);
 
   Settings settings_;

@@ -445,7 +445,8 @@ class FrontEnd {
     while (next_pulse <= execs_) next_pulse *= 2;
     std::uint64_t calls = 0;
     while (!(o_.runs >= 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)) && !out_of_time()) {
-      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++, o_.seed != 0);
+      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++,
+                                                     core::repeatable_calls(o_.seed != 0, o_.runs >= 0));
       const core::CorpusEntry& base = corpus_.at(plan.entry);
       core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
       if (plan.splice != plan.entry) {

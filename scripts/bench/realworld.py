@@ -413,14 +413,16 @@ class CpuLock:
 
 
 def copy_corpus(src, dst):
-    """Copies the corpus files as they are now (skipping cfuzz's temporary files, and the
-    stats and baseline files cfuzz keeps beside its corpus directory)."""
+    """Copies the corpus files as they are now (skipping cfuzz's temporary files, the stats
+    and baseline files cfuzz keeps beside its corpus directory, and its hidden directories,
+    such as the failure claims of a run that found a bug)."""
     fresh_dir(dst)
     if not src.exists():
         return
     for p in src.rglob("*"):
         beside = p.name.endswith(".stats.jsonl") or p.name.endswith(".baseline")
-        if p.is_file() and ".cfuzz-tmp-" not in p.name and not beside:
+        hidden = any(part.startswith(".") for part in p.relative_to(src).parts)
+        if p.is_file() and ".cfuzz-tmp-" not in p.name and not beside and not hidden:
             try:
                 shutil.copy2(p, dst / f"{p.parent.name}__{p.name}" if p.parent != src else dst / p.name)
             except OSError:

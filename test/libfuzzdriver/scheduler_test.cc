@@ -158,8 +158,8 @@ TEST(Scheduler, ACountedBudgetIsNeverOverspent) {
 TEST(Scheduler, TheSameSeedPlansTheSameCalls) {
   auto plans = [] {
     core::Corpus corpus = corpus_of(20);
-    Scheduler::Settings st = settings(1);
-    st.repeatable = true;
+    Scheduler::Settings st = settings(1, 1000000);
+    st.seeded = true;
     Scheduler s(st);
     s.plan_baseline(20, {});
     std::vector<std::uint64_t> out;
@@ -175,6 +175,21 @@ TEST(Scheduler, TheSameSeedPlansTheSameCalls) {
     return out;
   };
   EXPECT_EQ(plans(), plans());
+}
+
+TEST(Scheduler, ASeededRunBoundedByTimeGetsCallsBoundedByTime) {
+  // Only a budget of executions lets a seeded run repeat; bounded by time, it gets what a
+  // run without a seed gets: every entry the same time, not the same executions.
+  core::Corpus corpus = corpus_of(20);
+  Scheduler::Settings st = settings(1);
+  st.seeded = true;
+  Scheduler s(st);
+  s.plan_baseline(20, {});
+  Job j;
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
+  EXPECT_EQ(j.limit, 0u);
+  EXPECT_EQ(j.deadline_ms, core::kCallMillis);
 }
 
 TEST(Scheduler, ShrinkingTakesAShareOfTheRun) {
