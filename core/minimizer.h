@@ -46,6 +46,10 @@ class Minimizer {
   // The shapes of typed values ("" for others), as the fuzz function has them. Set it
   // before the first next(), and the same on a resume.
   void set_shapes(const std::vector<std::string>& shapes);
+  // Whether non-printable bytes are made printable (Go's last step; on by default). A
+  // failing input is read by a person; a corpus entry is read by the target, and the bytes
+  // its coverage does not need are the raw material of later mutations.
+  void set_printable(bool on) { printable_ = on; }
 
   // Writes the next candidate (a changed copy of best()) and returns true, or returns
   // false when minimization is complete.
@@ -71,6 +75,7 @@ class Minimizer {
   bool has_pending_ = false;
   MinimizerState state_;
   std::vector<std::optional<ValueShape>> shapes_;
+  bool printable_ = true;
   std::vector<std::uint8_t> work_;
   std::vector<ValuePart> parts_;
 };
