@@ -91,13 +91,14 @@ TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
 
 TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // An item that needs a second field, four records deep. When half of the inserts that
-  // grow lengths are a copy of a part of the input, these three seeds find it in 40K-199K
+  // grow lengths are a copy of a part of the input, seeds 3, 4 and 7 found it in 40K-199K
   // executions; the search either finds it early or wanders for millions: 93 of seeds
   // 1-160 found it within this budget (102 before the comparison table stopped probing in
   // the mutants' runs, a difference within the spread of 80-seed halves). With random bytes
   // only (1 in 65536 of them a field), seeds 1-10 took 52K-19.4M (median 7.0M; measured
-  // before the input-to-state stage went on where it stopped).
-  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"3", "4", "7"});
+  // before the input-to-state stage went on where it stopped). Since new inputs join the
+  // corpus as found, 21 of seeds 1-40 find it within this budget (seed 4 no longer does).
+  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"2", "3", "7"});
 }
 
 TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
