@@ -57,9 +57,6 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--value-profile", opts->value_profile,
                 "Keep inputs that bring a comparison with a constant nearer to equal, as libFuzzer's "
                 "-use_value_profile=1: finds exact lengths, counts and sums, at some cost in speed");
-  sub->add_flag("--minimize-new-inputs", opts->minimize_new_inputs,
-                "Shrink each input with new coverage to the smallest input that keeps it before it joins "
-                "the corpus, as Go does. Default: inputs join as found, as in libFuzzer and AFL++");
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");

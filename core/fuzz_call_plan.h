@@ -34,9 +34,9 @@ inline constexpr bool repeatable_calls(bool fixed_seed, bool exec_budget) { retu
 inline constexpr std::uint64_t kInputToStateCalls = 16;
 inline constexpr std::uint64_t kInputToStateCandidates = 512;
 
-// With --minimize-new-inputs, an input with new coverage is shrunk (Go's minimization,
-// keeping the new coverage) for at most this long and this many executions before it joins
-// the corpus: enough for most inputs, short enough not to hold up fuzzing.
+// An input with new coverage is shrunk (Go's minimization, keeping the new coverage) for at
+// most this long and this many executions before it joins the corpus: enough for most
+// inputs, short enough not to hold up fuzzing.
 inline constexpr std::uint64_t kInterestingMinimizeMillis = 1000;
 inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
 

@@ -1,6 +1,6 @@
 // What the coordinator does with what workers find: inputs with new coverage join the
-// corpus (as found, as in libFuzzer and AFL++, or with --minimize-new-inputs shrunk first,
-// as Go does), and failures are minimized, saved to testdata/fuzz/<Name>/ and reported.
+// corpus (minimized first, as Go does), and failures are minimized, saved to
+// testdata/fuzz/<Name>/ and reported.
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
@@ -69,10 +69,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   if (fresh == 0) return;
 
   corpus::Entry best = values;
-  // Inputs join as found unless asked: the bytes their new coverage does not need are the
-  // raw material of later finds (the text that trails a font, the rest of a record).
-  // docs/benchmarks.md has the measurements.
-  if (opts_.minimize_new_inputs && !opts_.minimize_time.is_zero() && shrink_budget != 0) {
+  if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
     std::uint64_t granted = reserve(shrink_budget);
     if (granted > 1) {
       MinimizeLimits limits;

@@ -33,7 +33,6 @@ struct RunOptions {
   bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
   bool value_profile = false;                            // runtime/value_profile.h
-  bool minimize_new_inputs = false;                      // shrink an input with new coverage first (Go's way)
   bool json = false;                                     // JSON lines instead of text
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files

@@ -22,6 +22,7 @@
 #include "core/fuzz_call_plan.h"
 #include "core/input_area.h"
 #include "core/length_control.h"
+#include "core/minimizer.h"
 #include "core/sha1.h"
 #include "corpus_format/codec.h"
 #include "runtime/coverage_registry.h"
@@ -480,8 +481,7 @@ class FrontEnd {
       if (r.status == rpc::status::kFailure) fail();
       if (r.status == rpc::status::kInteresting) {
         dictionary_.credit(useful);
-        // As libFuzzer (and `cfuzz run` by default): the input joins as found.
-        corpus::Entry found = core::load_entry(shm_.current(), geometry_.input_area_size);
+        corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
         if (keep_if_new(found, "", true)) {
           corpus_.at(parent).found++;
@@ -495,6 +495,52 @@ class FrontEnd {
         say_status("pulse ");
       }
     }
+  }
+
+  // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
+  // input keeping that new coverage, within a small budget, before it joins the corpus.
+  // Leaves the bucketed counters of the input it returns in the snapshot area.
+  corpus::Entry minimize_interesting(const corpus::Entry& found) {
+    std::size_t n = geometry_.counters_capacity;
+    std::vector<std::uint8_t> keep(n);
+    for (std::size_t i = 0; i < n; ++i) keep[i] = static_cast<std::uint8_t>(shm_.snapshot()[i] & ~shm_.mask()[i]);
+    std::vector<std::uint8_t> found_snapshot(shm_.snapshot(), shm_.snapshot() + n);
+    core::Minimizer m(found);
+    m.set_printable(false);
+    corpus::Entry candidate;
+    auto deadline = Clock::now() + std::chrono::milliseconds(core::kInterestingMinimizeMillis);
+    // Within -runs too: one execution is kept back for the result's own coverage.
+    std::uint64_t budget = minimize_budget_.grant(execs_);
+    if (budget == 0) return found;  // the snapshot area still holds its coverage
+    if (o_.runs >= 0) {
+      std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - std::min<std::uint64_t>(execs_, o_.runs);
+      budget = std::min(budget, left > 0 ? left - 1 : 0);
+    }
+    std::uint64_t count = 0;
+    while (count < budget && Clock::now() < deadline && m.next(&candidate)) {
+      core::store_entry(shm_.current(), candidate, geometry_.input_area_size);
+      core::FailureRecord failure{};
+      bool fresh = false;
+      RunResult r = engine_->run_current(&failure, ++count, &fresh);
+      if (r == RunResult::Fail) {
+        count_executions(count);
+        shm_.header().failure = failure;
+        fail();  // a new failure found while shrinking: reported as any other
+      }
+      engine_->write_snapshot();
+      m.report(r == RunResult::Pass && core::covers(shm_.snapshot(), keep.data(), n));
+    }
+    count_executions(count);
+    minimize_budget_.spent(count);
+    if (corpus::same_entry(m.best(), found)) {
+      std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
+      return found;
+    }
+    // The smaller input's own coverage is what joins the mask.
+    rpc::ExecResult r = run_once(m.best());
+    if (r.status == rpc::status::kOk && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
+    std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
+    return found;
   }
 
   void print_final_stats() {
@@ -535,6 +581,7 @@ class FrontEnd {
   bool raw_ = true;
   std::uint64_t max_len_ = kDefaultMaxLen;
   core::LengthControl length_control_{0, 0, 0};  // set up after the initial runs
+  core::InterestingMinimizeBudget minimize_budget_;
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;
