@@ -2,12 +2,13 @@
 //
 // The steps are Go's (design doc 001), applied to every value of an entry in turn:
 // cut exponentially smaller tails, remove single bytes, remove ranges, replace
-// non-printable bytes with printable ones; and beyond Go: cut heads too, keep strings that
-// were valid UTF-8 valid (removing whole runes), and shrink numbers towards zero. A typed
-// value (a []byte holding an encoding, core/value_shape.h) is minimized by its structure
-// instead: first its canonical form, then part by part (an element dropped, an optional
-// emptied, a string emptied, a number zeroed), so it stays canonical and readable. A pass
-// that improved anything is followed by another, up to a few.
+// non-printable bytes with printable ones (failing inputs only: set_printable); and beyond
+// Go: cut heads too, keep strings that were valid UTF-8 valid (removing whole runes), and
+// shrink numbers towards zero. A typed value (a []byte holding an encoding,
+// core/value_shape.h) is minimized by its structure instead: first its canonical form, then
+// part by part (an element dropped, an optional emptied, a string emptied, a number
+// zeroed), so it stays canonical and readable. A pass that improved anything is followed
+// by another, up to a few.
 //
 // The minimizer does not run anything: it proposes a candidate, is told whether the
 // candidate still qualifies (fails the same way, or keeps the coverage), and moves on.
