@@ -231,10 +231,7 @@ void Minimizer::next_stage() {
         state_.stage = kRemoveRange;
         state_.b = bytes_of(v).size();
         return;
-      case kRemoveRange:
-        if (!printable_) break;
-        state_.stage = kPrintable;
-        return;
+      case kRemoveRange: state_.stage = kPrintable; return;
       default: break;
     }
   } else if (state_.stage < kNumZero) {

@@ -2,13 +2,12 @@
 //
 // The steps are Go's (design doc 001), applied to every value of an entry in turn:
 // cut exponentially smaller tails, remove single bytes, remove ranges, replace
-// non-printable bytes with printable ones (failing inputs only: set_printable); and beyond
-// Go: cut heads too, keep strings that were valid UTF-8 valid (removing whole runes), and
-// shrink numbers towards zero. A typed value (a []byte holding an encoding,
-// core/value_shape.h) is minimized by its structure instead: first its canonical form, then
-// part by part (an element dropped, an optional emptied, a string emptied, a number
-// zeroed), so it stays canonical and readable. A pass that improved anything is followed
-// by another, up to a few.
+// non-printable bytes with printable ones; and beyond Go: cut heads too, keep strings that
+// were valid UTF-8 valid (removing whole runes), and shrink numbers towards zero. A typed
+// value (a []byte holding an encoding, core/value_shape.h) is minimized by its structure
+// instead: first its canonical form, then part by part (an element dropped, an optional
+// emptied, a string emptied, a number zeroed), so it stays canonical and readable. A pass
+// that improved anything is followed by another, up to a few.
 //
 // The minimizer does not run anything: it proposes a candidate, is told whether the
 // candidate still qualifies (fails the same way, or keeps the coverage), and moves on.
@@ -47,10 +46,6 @@ class Minimizer {
   // The shapes of typed values ("" for others), as the fuzz function has them. Set it
   // before the first next(), and the same on a resume.
   void set_shapes(const std::vector<std::string>& shapes);
-  // Whether non-printable bytes are made printable (Go's last step; on by default). A
-  // failing input is read by a person; a corpus entry is read by the target, and the bytes
-  // its coverage does not need are the raw material of later mutations.
-  void set_printable(bool on) { printable_ = on; }
 
   // Writes the next candidate (a changed copy of best()) and returns true, or returns
   // false when minimization is complete.
@@ -76,7 +71,6 @@ class Minimizer {
   bool has_pending_ = false;
   MinimizerState state_;
   std::vector<std::optional<ValueShape>> shapes_;
-  bool printable_ = true;
   std::vector<std::uint8_t> work_;
   std::vector<ValuePart> parts_;
 };

@@ -506,7 +506,6 @@ class FrontEnd {
     for (std::size_t i = 0; i < n; ++i) keep[i] = static_cast<std::uint8_t>(shm_.snapshot()[i] & ~shm_.mask()[i]);
     std::vector<std::uint8_t> found_snapshot(shm_.snapshot(), shm_.snapshot() + n);
     core::Minimizer m(found);
-    m.set_printable(false);
     corpus::Entry candidate;
     auto deadline = Clock::now() + std::chrono::milliseconds(core::kInterestingMinimizeMillis);
     // Within -runs too: one execution is kept back for the result's own coverage.

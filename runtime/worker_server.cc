@@ -296,7 +296,6 @@ class WorkerServer : private ExecutionCheck {
     std::copy(p.state.begin(), p.state.end(), packed);
     core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
     m.set_shapes(shapes_);  // typed values are minimized by their structure
-    m.set_printable(!coverage_mode);
     if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
     core::copy_input_area(shm_.base(), shm_.best());
     hdr_.minimize.active = 1;

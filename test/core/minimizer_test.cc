@@ -274,20 +274,6 @@ TEST(Minimizer, ReplacesNonPrintableBytesWithPrintableOnes) {
   EXPECT_EQ(view_of(out.best[0]), "00BUG0");
 }
 
-TEST(Minimizer, WithoutThePrintableStepBytesTheInputNeedsNotStayAsTheyWere) {
-  // A shrink for coverage: the length matters and the first byte does, the rest are
-  // whatever the mutator left there, and stay so.
-  const Entry start = {bytes_of(std::string("K\x00\x01\xff\x7f\x00", 6))};
-  Minimizer m(start);
-  m.set_printable(false);
-  Entry candidate;
-  while (m.next(&candidate)) {
-    std::string_view s = view_of(candidate[0]);
-    m.report(s.size() == 6 && s[0] == 'K');
-  }
-  EXPECT_EQ(view_of(m.best()[0]), std::string_view("K\x00\x01\xff\x7f\x00", 6));
-}
-
 TEST(Minimizer, AValidUtf8StringStaysValidInEveryCandidate) {
   const std::string text = "ünïcødé → KEY ← 日本語テキスト 🎉🎉 ok";
   ASSERT_TRUE(is_valid_utf8(text));
