@@ -477,8 +477,24 @@ def main():
                          "from Debian source packages, scripts/bench/realworld.py, whose options may follow), "
                          "startup (minimal run, a 100k-entry corpus's first and second start, peak RSS: "
                          "scripts/bench/startup.py)")
+    ap.add_argument("--runs", type=int, metavar="N",
+                    help="seeds per time-to-crash figure (crash, deep, structure), instead of the mode's: "
+                         "sub-second figures need more than three to settle")
+    ap.add_argument("--targets", metavar="LIST",
+                    help="comma-separated: only these targets' time-to-crash figures (crash, deep, structure)")
     args, rest = ap.parse_known_args()
-    mode = MODES["quick" if args.quick else "full"]
+    mode = dict(MODES["quick" if args.quick else "full"])
+    if args.runs is not None:
+        if args.runs < 1:
+            ap.error(f"--runs: expected a count of at least 1, got {args.runs}")
+        mode.update(puzzle_runs=args.runs, bug_runs=args.runs, deep_runs=args.runs)
+    chosen = None
+    if args.targets:
+        chosen = set(args.targets.split(","))
+        known = set(PUZZLES) | {"json_parser"} | set(DEEP) | set(STRUCTURE)
+        if not chosen <= known:
+            ap.error(f"--targets: unknown target {', '.join(sorted(chosen - known))}; expected some of "
+                     f"{', '.join(PUZZLES + ['json_parser'] + DEEP + STRUCTURE)}")
     parts = set(args.only.split(","))
     if "startup" in parts:
         import startup
@@ -541,6 +557,8 @@ def main():
 
     # Time to first crash (runs that do not find it count as the cap).
     def time_to_crash(target, runs, cap, fuzzers=fuzzers, table=table):
+        if chosen is not None and target not in chosen:
+            return
         times = {f.name: [] for f in fuzzers}
         for rep in range(runs):
             for f in fuzzers:
