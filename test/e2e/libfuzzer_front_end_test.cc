@@ -240,6 +240,23 @@ TEST(LibFuzzerFrontEnd, RunsSeedAndTheEndOfTheLogAreAsLibFuzzers) {
   EXPECT_EQ(names_a, names_b);
 }
 
+// A seed with a time budget (how ClusterFuzz runs a fuzz task) fuzzes until the time is up,
+// not for a fixed number of executions: only -seed with -runs makes the calls repeatable.
+TEST(LibFuzzerFrontEnd, ASeedWithMaxTotalTimeFuzzesUntilTheTimeIsUp) {
+  TempDir dir;
+  fs::create_directories(dir / "c");
+  CommandResult r = run({target("libfuzzer_kinds"), "-seed=7", "-max_total_time=2", (dir / "c").string()},
+                        CommandOptions{.env = {"LIBFUZZER_KINDS_ARMED=none"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("INFO: Seed: 7\n"), std::string::npos) << r.err;
+  std::smatch m;
+  static const std::regex done(R"(Done (\d+) runs in (\d+) second\(s\))");
+  ASSERT_TRUE(std::regex_search(r.err, m, done)) << r.err;
+  EXPECT_GT(std::stoull(m[1]), 0u);
+  EXPECT_GE(std::stoi(m[2]), 2) << "stopped before -max_total_time: " << m[0];
+  EXPECT_FALSE(files_in(dir / "c").empty());
+}
+
 TEST(LibFuzzerFrontEnd, OnlyAsciiUnitsAreMadeWithOnlyAscii) {
   TempDir dir;
   fs::create_directories(dir / "c");
