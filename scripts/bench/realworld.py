@@ -603,10 +603,17 @@ def save_result(result, args, name, fuzzer_name, n):
         f.write_text(json.dumps(result, indent=1))
 
 
-def reusable(kept, fuzzer_name, args):
-    """Whether a kept result was made with these settings. libFuzzer's runs do not depend on
-    cfuzz: an ablation reruns only cfuzz's."""
+def library_flags(spec):
+    """The flags a library's three builds share: a kept run counts only with the same ones."""
+    return [*OPT, *spec.get("flags", []), *spec.get("defines", [])]
+
+
+def reusable(kept, fuzzer_name, args, spec):
+    """Whether a kept result was made with these settings and library build. libFuzzer's runs
+    do not depend on cfuzz: an ablation reruns only cfuzz's."""
     if kept is None or kept["checkpoints"].keys() != set(map(str, args.checkpoints)):
+        return False
+    if kept.get("library_flags") != library_flags(spec):
         return False
     return fuzzer_name != "cfuzz" or (same_cfuzz_code(kept.get("cfuzz_commit", ""), args) and
                                       kept.get("cfuzz_args", "") == args.cfuzz_args)
@@ -614,23 +621,24 @@ def reusable(kept, fuzzer_name, args):
 
 def same_cfuzz_code(commit, args):
     """Whether a run made at `commit` ran the cfuzz code that args.cfuzz_build was built from:
-    the same commit, or one that differs only outside cfuzz's sources (docs, results, tests),
-    so that committing a run's results does not make the runs after it start again."""
+    the same commit, or one whose cfuzz sources are the same files (it differs in docs,
+    results or tests, or a change was taken back), so that committing a run's results does
+    not make the runs after it start again."""
     if commit == args.cfuzz_commit:
         return True
     if commit.endswith("-dirty") or args.cfuzz_commit.endswith("-dirty"):
         return False
     repo = args.cfuzz_build.parent
-    last = [sh(["git", "-C", repo, "log", "-1", "--format=%H", c, "--", *CFUZZ_SOURCES], check=False).stdout.strip()
-            for c in (commit, args.cfuzz_commit)]
-    return last[0] != "" and last[0] == last[1]
+    trees = [sh(["git", "-C", repo, "rev-parse", *[f"{c}:{path}" for path in CFUZZ_SOURCES]], check=False)
+             for c in (commit, args.cfuzz_commit)]
+    return all(t.returncode == 0 for t in trees) and trees[0].stdout == trees[1].stdout
 
 
 def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
     """A timed run and the coverage of each of its snapshots; the result is kept as JSON."""
     result_file = work / "result.json"
     kept = kept_result(work, args, name, fuzzer.name, n) if args.resume else None
-    if reusable(kept, fuzzer.name, args):
+    if reusable(kept, fuzzer.name, args, spec):
         save_result(kept, args, name, fuzzer.name, n)
         return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
@@ -643,7 +651,8 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
     if facts["exit_code"] not in (0, None) or facts["early"]:
         facts["tail"] = tail_text(work / "stdout.txt", 1500) + tail_text(work / "stderr.txt", 1500)
     result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
-                  cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, **facts,
+                  cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, library_flags=library_flags(spec),
+                  **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
     save_result(result, args, name, fuzzer.name, n)
@@ -733,8 +742,8 @@ def parse_args(argv):
                     help="comma-separated fuzzers to run (default: %(default)s); the others' runs are only taken "
                          "if kept (with --resume): libFuzzer's runs of the full table can be done while cfuzz changes")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
-                    "build, cfuzz's only from the same cfuzz code: the same commit, or one that changed none of its "
-                    "sources): an ablation reruns only cfuzz")
+                    "build, cfuzz's only from the same cfuzz code: the same commit, or one with the same files in its "
+                    "sources; each only from a library built with the same flags): an ablation reruns only cfuzz")
     ap.add_argument("--results", type=Path, metavar="DIR", help="also keep each run's result.json in DIR/<secs>s/<library>/<fuzzer>-<n>.json, "
                     "and with --resume take runs from there first: a full run spread over several sittings or "
                     "machines, its figures committed to the repository in between")
@@ -810,7 +819,7 @@ def main(argv=None):
                 work = runs_root / name / f"{f.name}-{i + 1}"
                 if f.name not in args.fuzzers:
                     r = kept_result(work, args, name, f.name, i + 1) if args.resume else None
-                    if not reusable(r, f.name, args):
+                    if not reusable(r, f.name, args, LIBRARIES[name]):
                         continue  # not asked for, and not kept
                     r = dict(r, lock_wait=0.0)
                 else:
