@@ -4,10 +4,7 @@
 
 namespace cfuzz::runtime {
 
-CmpTable& cmp_table() {
-  static CmpTable table;
-  return table;
-}
+CmpTable cmp_table_detail::g_cmp_table;
 
 void CmpTable::record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b, std::size_t b_len) {
   if (!enabled_ || a_len == 0 || b_len == 0) return;

@@ -14,8 +14,13 @@
 namespace cfuzz::runtime {
 
 class CmpTable;
+namespace cmp_table_detail {
 // Zero-initialized storage: comparisons can happen in static constructors of the target.
-CmpTable& cmp_table();
+extern CmpTable g_cmp_table;
+}  // namespace cmp_table_detail
+// Inline, and a plain global rather than a function's static: the comparison hooks reach it
+// on every comparison, and a call there made each hook save and restore six registers.
+inline CmpTable& cmp_table() { return cmp_table_detail::g_cmp_table; }
 
 class CmpTable {
  public:
@@ -54,14 +59,12 @@ class CmpTable {
     // keeps one entry per field, not just the last.
     std::uintptr_t at = site(pc);
     std::size_t i = slot(at ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL), kIntSlots);
-    if (probing_ && ints_[i].width != 0 && !holds(ints_[i], at, a, b)) i = probe(i, at, a, b);
-    IntCmp& s = ints_[i];
-    s.a = a;
-    s.b = b;
-    s.width = static_cast<std::uint8_t>(width);
-    s.is_const = is_const ? (switch_case ? 2 : 1) : 0;
-    s.site = static_cast<std::uint32_t>(at);
-    recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
+    if (probing_) [[unlikely]] {
+      // A tail call: the hooks' common path then calls nothing, and saves no registers.
+      store_int_probing(i, at, a, b, width, is_const, switch_case);
+      return;
+    }
+    store_int(i, at, a, b, width, is_const, switch_case);
   }
 
   void record_bytes(std::uintptr_t pc, const void* a, std::size_t a_len, const void* b, std::size_t b_len);
@@ -122,18 +125,38 @@ class CmpTable {
 
  private:
   // Address space randomization moves code and data from run to run; for a --seed run to be
-  // repeatable, neither may steer mutation. Sites are hashed by their offset from the
-  // runtime's own code (linked into the executable), and comparisons of two pointers,
-  // whose operands are addresses that mean nothing in an input, are not recorded.
-  static std::uintptr_t site(std::uintptr_t pc) { return pc - reinterpret_cast<std::uintptr_t>(&cmp_table); }
-  // The slot of its group of 4 for a comparison whose own slot holds another (see
-  // set_probing). Out of line, so that record_int stays a few stores and inlines.
-  [[gnu::noinline]] std::size_t probe(std::size_t i, std::uintptr_t at, std::uint64_t a, std::uint64_t b) const {
-    for (std::size_t d = 1; d < 4; ++d) {
-      std::size_t j = i ^ d;
-      if (ints_[j].width == 0 || holds(ints_[j], at, a, b)) return j;
+  // repeatable, neither may steer mutation. Sites are hashed by their offset from this
+  // table (linked into the executable with the code, so the two move together), and
+  // comparisons of two pointers, whose operands are addresses that mean nothing in an
+  // input, are not recorded.
+  static std::uintptr_t site(std::uintptr_t pc) {
+    return pc - reinterpret_cast<std::uintptr_t>(&cmp_table_detail::g_cmp_table);
+  }
+  [[gnu::always_inline]] void store_int(std::size_t i, std::uintptr_t at, std::uint64_t a, std::uint64_t b, int width,
+                                        bool is_const, bool switch_case) {
+    IntCmp& s = ints_[i];
+    s.a = a;
+    s.b = b;
+    s.width = static_cast<std::uint8_t>(width);
+    s.is_const = is_const ? (switch_case ? 2 : 1) : 0;
+    s.site = static_cast<std::uint32_t>(at);
+    recent_ints_[recent_int_count_++ % kRecent] = static_cast<std::uint16_t>(i);
+  }
+  // Into the slot of its group of 4 (see set_probing) when its own holds another
+  // comparison. Out of line, so that record_int stays a few stores and inlines.
+  [[gnu::noinline]] void store_int_probing(std::size_t i, std::uintptr_t at, std::uint64_t a, std::uint64_t b,
+                                           int width, bool is_const, bool switch_case) {
+    if (ints_[i].width != 0 && !holds(ints_[i], at, a, b)) {
+      std::size_t own = i;
+      for (std::size_t d = 1; d < 4; ++d) {
+        std::size_t j = own ^ d;
+        if (ints_[j].width == 0 || holds(ints_[j], at, a, b)) {
+          i = j;
+          break;
+        }
+      }
     }
-    return i;
+    store_int(i, at, a, b, width, is_const, switch_case);
   }
   static bool holds(const IntCmp& s, std::uintptr_t at, std::uint64_t a, std::uint64_t b) {
     return s.site == static_cast<std::uint32_t>(at) && s.a == a && s.b == b;

@@ -20,7 +20,7 @@ std::string over_limit_message() {
 
 }  // namespace
 
-thread_local std::uintptr_t t_stack_floor = 0;
+constinit __attribute__((tls_model("initial-exec"))) thread_local std::uintptr_t t_stack_floor = 0;
 
 void set_stack_limit_kb(std::optional<std::uint64_t> kb) { g_given_kb = kb; }
 

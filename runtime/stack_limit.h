@@ -29,8 +29,10 @@ void set_stack_limit_kb(std::optional<std::uint64_t> kb);
 std::uint64_t stack_limit_kb_for(bool libfuzzer_harness);
 
 // The lowest address the executing thread's stack may reach; 0 on other threads and
-// between inputs, so the check below is one compare.
-extern thread_local std::uintptr_t t_stack_floor;
+// between inputs, so the check below is one compare. constinit and initial-exec: the hooks
+// read it on every comparison, and so it is one load, without the call a thread_local whose
+// initialization the compiler cannot see would go through.
+extern constinit __attribute__((tls_model("initial-exec"))) thread_local std::uintptr_t t_stack_floor;
 
 // Around one execution, on the thread that runs it: end says whether it went past the
 // limit, and failure then describes that.
