@@ -42,7 +42,10 @@ How:
               to the later checkpoints, and the table notes it. Each run's figures are kept in
               its directory as result.json (--resume reuses them), and with --results DIR in
               DIR too: the full mode takes over six hours, so its runs can be spread over
-              sittings and machines, their results committed and resumed from.
+              sittings and machines, their results committed and resumed from. Machines
+              differ, so a kept run counts only at today's pace: before a library's runs its
+              libFuzzer build makes 20000 seeded executions (the best of two timings), and a
+              kept run whose pace was more than 15% away runs again.
 
 Modes: full (600 s per run, 3 seeds, checkpoints 60/300/600 s), --quick (60 s, 2 seeds,
 10/30/60 s); --secs/--seeds/--checkpoints override them (checkpoints scale with --secs).
@@ -415,6 +418,31 @@ class CpuLock:
         self.f.close()
 
 
+# The machine's pace for a library: how long libFuzzer's build takes for a fixed, seeded
+# series of executions from an empty corpus, pinned like the runs (the best of two). Machines
+# of one kind differ: on 2026-11-29 libFuzzer ran harfbuzz at 4.5K execs/s against 8.1K-10.4K
+# on the machine of its kept runs. A kept run stands beside a new one only at the same pace.
+PACE_RUNS = 20000
+PACE_TOLERANCE = 0.15
+
+
+def machine_pace(binary, work, cpu):
+    times = []
+    for _ in range(2):
+        corpus = fresh_dir(work / "pace")
+        with CpuLock():
+            start = time.monotonic()
+            subprocess.run(["taskset", "-c", str(cpu), str(binary), f"-runs={PACE_RUNS}", "-seed=1",
+                            f"-timeout={TIMEOUT_SECS}", str(corpus)], cwd=work, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.monotonic() - start)
+    return round(min(times), 3)
+
+
+def same_pace(kept, pace):
+    return kept.get("pace_secs") is not None and abs(kept["pace_secs"] - pace) <= PACE_TOLERANCE * pace
+
+
 def copy_corpus(src, dst):
     """Copies the corpus files as they are now (skipping cfuzz's temporary files, the stats
     and baseline files cfuzz keeps beside its corpus directory, and its hidden directories,
@@ -608,12 +636,12 @@ def library_flags(spec):
     return [*OPT, *spec.get("flags", []), *spec.get("defines", [])]
 
 
-def reusable(kept, fuzzer_name, args, spec):
-    """Whether a kept result was made with these settings and library build. libFuzzer's runs
-    do not depend on cfuzz: an ablation reruns only cfuzz's."""
+def reusable(kept, fuzzer_name, args, spec, pace):
+    """Whether a kept result was made with these settings and library build, on a machine of
+    the same pace. libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's."""
     if kept is None or kept["checkpoints"].keys() != set(map(str, args.checkpoints)):
         return False
-    if kept.get("library_flags") != library_flags(spec):
+    if kept.get("library_flags") != library_flags(spec) or not same_pace(kept, pace):
         return False
     return fuzzer_name != "cfuzz" or (same_cfuzz_code(kept.get("cfuzz_commit", ""), args) and
                                       kept.get("cfuzz_args", "") == args.cfuzz_args)
@@ -634,11 +662,11 @@ def same_cfuzz_code(commit, args):
     return all(t.returncode == 0 for t in trees) and trees[0].stdout == trees[1].stdout
 
 
-def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
+def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n, pace):
     """A timed run and the coverage of each of its snapshots; the result is kept as JSON."""
     result_file = work / "result.json"
     kept = kept_result(work, args, name, fuzzer.name, n) if args.resume else None
-    if reusable(kept, fuzzer.name, args, spec):
+    if reusable(kept, fuzzer.name, args, spec, pace):
         save_result(kept, args, name, fuzzer.name, n)
         return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
@@ -652,7 +680,7 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n):
         facts["tail"] = tail_text(work / "stdout.txt", 1500) + tail_text(work / "stderr.txt", 1500)
     result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
                   cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, library_flags=library_flags(spec),
-                  **facts,
+                  pace_secs=pace, **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
     save_result(result, args, name, fuzzer.name, n)
@@ -743,7 +771,8 @@ def parse_args(argv):
                          "if kept (with --resume): libFuzzer's runs of the full table can be done while cfuzz changes")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
                     "build, cfuzz's only from the same cfuzz code: the same commit, or one with the same files in its "
-                    "sources; each only from a library built with the same flags): an ablation reruns only cfuzz")
+                    "sources; each only from a library built with the same flags, on a machine of the same pace): an "
+                    "ablation reruns only cfuzz")
     ap.add_argument("--results", type=Path, metavar="DIR", help="also keep each run's result.json in DIR/<secs>s/<library>/<fuzzer>-<n>.json, "
                     "and with --resume take runs from there first: a full run spread over several sittings or "
                     "machines, its figures committed to the repository in between")
@@ -813,17 +842,19 @@ def main(argv=None):
     rows, waited = [], 0.0
     for name in args.libs:
         root, binaries = built[name]
+        pace = machine_pace(binaries["libfuzzer"], runs_root / name, args.cpu)
+        log(f"  {name}: pace {pace:.2f} s for {PACE_RUNS} libFuzzer executions")
         runs = {f.name: [] for f in fuzzers}
         for i in range(args.seeds):
             for f in fuzzers:
                 work = runs_root / name / f"{f.name}-{i + 1}"
                 if f.name not in args.fuzzers:
                     r = kept_result(work, args, name, f.name, i + 1) if args.resume else None
-                    if not reusable(r, f.name, args, LIBRARIES[name]):
+                    if not reusable(r, f.name, args, LIBRARIES[name], pace):
                         continue  # not asked for, and not kept
                     r = dict(r, lock_wait=0.0)
                 else:
-                    r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i, i + 1)
+                    r = one_run(f, name, LIBRARIES[name], root, binaries, work, args, 4000 + i, i + 1, pace)
                 last = r["checkpoints"][str(args.secs)]
                 log(f"  {name} {f.name} seed {4000 + i}: {last['branches']} branches, {last['entries']} inputs, "
                     f"{fmt(last['execs_per_sec'], human)} execs/s, exit {r['exit_code']}"
