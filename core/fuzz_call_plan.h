@@ -40,16 +40,6 @@ inline constexpr std::uint64_t kInputToStateCandidates = 512;
 inline constexpr std::uint64_t kInterestingMinimizeMillis = 1000;
 inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
 
-// Only half of the inputs with new coverage are shrunk; the other half join as found, as
-// libFuzzer keeps every input. A shrunk input leaves later mutations nothing but the bytes
-// that matter (a bug three steps deeper in a nested record is found sooner from it); an
-// input kept whole carries bytes its coverage did not need yet, on which later steps build
-// (the text that harfbuzz's harness reads after the font: shrinking took every input back to
-// about 10 bytes, and cfuzz stayed below libFuzzer there). The input's content hash decides,
-// so that a --seed run repeats itself: an odd hash (its file name ends in an odd hex digit)
-// joins as found.
-inline constexpr bool shrinks_new_input(std::uint64_t entry_key) { return (entry_key & 1) == 0; }
-
 // Shrinking new inputs takes at most a quarter of a run's executions, plus one full
 // shrink's worth to start with. Early in a run new coverage comes every few hundred
 // executions, and shrinking each input in full would take most of the run (on a slow real

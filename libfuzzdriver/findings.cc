@@ -69,7 +69,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   if (fresh == 0) return;
 
   corpus::Entry best = values;
-  if (!opts_.minimize_time.is_zero() && shrink_budget != 0 && core::shrinks_new_input(core::entry_key(values))) {
+  if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
     std::uint64_t granted = reserve(shrink_budget);
     if (granted > 1) {
       MinimizeLimits limits;

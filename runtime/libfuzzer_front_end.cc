@@ -497,9 +497,8 @@ class FrontEnd {
     }
   }
 
-  // As `cfuzz run` does: an input with new coverage is shrunk to the smallest input keeping
-  // that new coverage, within a small budget, before it joins the corpus; but only half of
-  // them (core::shrinks_new_input), the others join as found.
+  // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
+  // input keeping that new coverage, within a small budget, before it joins the corpus.
   // Leaves the bucketed counters of the input it returns in the snapshot area.
   corpus::Entry minimize_interesting(const corpus::Entry& found) {
     std::size_t n = geometry_.counters_capacity;
@@ -511,8 +510,7 @@ class FrontEnd {
     auto deadline = Clock::now() + std::chrono::milliseconds(core::kInterestingMinimizeMillis);
     // Within -runs too: one execution is kept back for the result's own coverage.
     std::uint64_t budget = minimize_budget_.grant(execs_);
-    // The snapshot area still holds its coverage.
-    if (budget == 0 || !core::shrinks_new_input(core::entry_key(found))) return found;
+    if (budget == 0) return found;  // the snapshot area still holds its coverage
     if (o_.runs >= 0) {
       std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - std::min<std::uint64_t>(execs_, o_.runs);
       budget = std::min(budget, left > 0 ? left - 1 : 0);

@@ -194,35 +194,23 @@ TEST_F(FuzzRun, TemporaryFilesLeftByAKilledWriteAreCleanedUpWhenStale) {
   EXPECT_TRUE(fs::exists(fresh)) << "a temporary file another cfuzz may be writing was removed";
 }
 
-TEST_F(FuzzRun, HalfOfTheNewCoverageInputsAreMinimizedBeforeTheyAreCachedTheOthersKeptAsFound) {
+TEST_F(FuzzRun, NewCoverageInputsAreMinimizedBeforeTheyAreCached) {
   // The maze's coverage depends only on how much of the phrase an input matches, plus at
   // most the one byte after it; mutations leave other bytes around, which minimization
-  // removes. (Bytes are printable after minimization: one literal char each.) An input
-  // whose content hash is odd joins as found, and its file is named by that hash: so a file
-  // whose name ends in an even hex digit was shrunk and must be minimal.
+  // removes. (Bytes are printable after minimization: one literal char each.)
   auto r = fuzz("maze", {"--fuzztime", "100000x", "--parallel", "1", "--seed", "5"});
   ASSERT_EQ(r.exit_code, 0) << r.all();
   auto cached = files_in(dir / "cache/FuzzMaze");
   ASSERT_GE(cached.size(), 3u) << r.all();
   std::string phrase = "the quick brown fox";
-  std::size_t shrunk = 0, kept_whole = 0;
   for (const auto& f : cached) {
     std::string text = read_file(f);
     std::string value = text.substr(text.find("[]byte(\"") + 8);
     value = value.substr(0, value.rfind('"'));
     std::size_t matched = 0;
     while (matched < value.size() && matched < phrase.size() && value[matched] == phrase[matched]) ++matched;
-    bool minimal = value.size() <= matched + 1;
-    bool odd_name = std::string("13579bdf").find(f.filename().string().back()) != std::string::npos;
-    if (!odd_name) {
-      EXPECT_TRUE(minimal) << "not minimized: " << f << ": " << text;
-      ++shrunk;
-    } else if (!minimal) {
-      ++kept_whole;
-    }
+    EXPECT_LE(value.size(), matched + 1) << "not minimized: " << text;
   }
-  EXPECT_GE(shrunk, 1u) << r.all();
-  EXPECT_GE(kept_whole, 1u) << "every input was shrunk";
 }
 
 TEST_F(FuzzRun, SameSeedSameCorpusOneWorkerGivesTheSameRun) {
