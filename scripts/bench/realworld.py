@@ -421,7 +421,8 @@ class CpuLock:
 # The machine's pace for a library: how long libFuzzer's build takes for a fixed, seeded
 # series of executions from an empty corpus, pinned like the runs (the best of two). Machines
 # of one kind differ: on 2026-11-29 libFuzzer ran harfbuzz at 4.5K execs/s in its first
-# minute, against 8.7K-10.6K on the machine of its kept runs. A kept run stands beside a new one only at the same pace.
+# minute, against 8.7K-10.6K on the machine of its kept runs. A kept run stands beside a new
+# one only at the same pace.
 PACE_RUNS = 20000
 PACE_TOLERANCE = 0.15
 
