@@ -45,7 +45,9 @@ How:
               sittings and machines, their results committed and resumed from. Machines
               differ, so a kept run counts only at today's pace: before a library's runs its
               libFuzzer build makes 20000 seeded executions (the best of two timings), and a
-              kept run whose pace was more than 15% away runs again.
+              kept run whose pace was more than 15% away runs again. A library whose runs are
+              all kept, made at one pace, is not run again (its ratios compare runs made side
+              by side).
 
 Modes: full (600 s per run, 3 seeds, checkpoints 60/300/600 s), --quick (60 s, 2 seeds,
 10/30/60 s); --secs/--seeds/--checkpoints override them (checkpoints scale with --secs).
@@ -639,10 +641,11 @@ def library_flags(spec):
 
 def reusable(kept, fuzzer_name, args, spec, pace):
     """Whether a kept result was made with these settings and library build, on a machine of
-    the same pace. libFuzzer's runs do not depend on cfuzz: an ablation reruns only cfuzz's."""
+    the same pace (of any pace when `pace` is None). libFuzzer's runs do not depend on cfuzz:
+    an ablation reruns only cfuzz's."""
     if kept is None or kept["checkpoints"].keys() != set(map(str, args.checkpoints)):
         return False
-    if kept.get("library_flags") != library_flags(spec) or not same_pace(kept, pace):
+    if kept.get("library_flags") != library_flags(spec) or (pace is not None and not same_pace(kept, pace)):
         return False
     return fuzzer_name != "cfuzz" or (same_cfuzz_code(kept.get("cfuzz_commit", ""), args) and
                                       kept.get("cfuzz_args", "") == args.cfuzz_args)
@@ -661,6 +664,23 @@ def same_cfuzz_code(commit, args):
     trees = [sh(["git", "-C", repo, "rev-parse", *[f"{c}:{path}" for path in CFUZZ_SOURCES]], check=False)
              for c in (commit, args.cfuzz_commit)]
     return all(t.returncode == 0 for t in trees) and trees[0].stdout == trees[1].stdout
+
+
+def kept_library_pace(runs_root, name, args, fuzzers):
+    """The pace of a library's kept runs when every run the table needs is kept and they were
+    made at one pace: such a library is complete, its ratios compare runs made side by side,
+    and it is not run again whatever the machine's pace is now (it moved by a quarter within
+    an hour on 2026-11-29). None when some run must be made again."""
+    if not args.resume:
+        return None
+    paces = []
+    for i in range(args.seeds):
+        for f in fuzzers:
+            kept = kept_result(runs_root / name / f"{f.name}-{i + 1}", args, name, f.name, i + 1)
+            if not reusable(kept, f.name, args, LIBRARIES[name], None) or kept.get("pace_secs") is None:
+                return None
+            paces.append(kept["pace_secs"])
+    return paces[0] if max(paces) - min(paces) <= PACE_TOLERANCE * min(paces) else None
 
 
 def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n, pace):
@@ -843,8 +863,12 @@ def main(argv=None):
     rows, waited = [], 0.0
     for name in args.libs:
         root, binaries = built[name]
-        pace = machine_pace(binaries["libfuzzer"], runs_root / name, args.cpu)
-        log(f"  {name}: pace {pace:.2f} s for {PACE_RUNS} libFuzzer executions")
+        pace = kept_library_pace(runs_root, name, args, fuzzers)
+        if pace is not None:
+            log(f"  {name}: every run kept, made at a pace of {pace:.2f} s")
+        else:
+            pace = machine_pace(binaries["libfuzzer"], runs_root / name, args.cpu)
+            log(f"  {name}: pace {pace:.2f} s for {PACE_RUNS} libFuzzer executions")
         runs = {f.name: [] for f in fuzzers}
         for i in range(args.seeds):
             for f in fuzzers:
