@@ -484,10 +484,22 @@ void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* da
   // length computed from the input), each field of the comparison's width at the first
   // kArithmeticReach positions gets the difference added: the field that x was read from
   // makes the comparison come out the other way (REDQUEEN's arithmetic transforms).
+  // The comparisons take turns, one guess each, so that the first guesses of every one
+  // come within `max`: in a sanitizer build a value of 17 bytes or more met eight-byte
+  // bounds checks whose hundreds of guesses (none of them of use: no field holds a size)
+  // left no room for the range check after them.
   constexpr std::size_t kArithmeticReach = 64;
   constexpr std::uint64_t kSmallBound = 8;
+  struct Guesses {
+    const CmpTable::IntCmp* c;
+    std::uint64_t from;
+    std::uint64_t wants[3 + kSmallBound];  // the other operand, its neighbours, a small bound's values
+    std::size_t n_wants;
+    std::size_t positions;
+  };
+  std::vector<Guesses> all;
   std::size_t ints = base_.recent_int_count();
-  for (std::size_t k = 0; k < ints && out->size() < max; ++k) {
+  for (std::size_t k = 0; k < ints; ++k) {
     const CmpTable::IntCmp& c = base_.recent_int(k);
     auto width = static_cast<std::size_t>(c.width);
     if (width < 2 || width > len) continue;
@@ -505,24 +517,31 @@ void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* da
     if (occurs(a) || occurs(b) || occurs(a_be) || occurs(b_be)) continue;  // a plain replacement does it
     // The side that varies with the input: the one that is not a constant, or either.
     for (int side = 0; side < (c.is_const != 0 ? 1 : 2); ++side) {
-      std::uint64_t from = side == 0 ? c.b : c.a, to = side == 0 ? c.a : c.b;
-      // The other operand and its neighbours (an ordering comparison), and for a small
-      // bound every value below it (a range check: each one picks another table entry).
-      std::uint64_t wants[3 + kSmallBound] = {to, to - 1, to + 1};
-      std::size_t n_wants = 3;
+      Guesses g{&c, side == 0 ? c.b : c.a, {}, 3, std::min(len - width + 1, kArithmeticReach)};
+      std::uint64_t to = side == 0 ? c.a : c.b;
+      g.wants[0] = to;
+      g.wants[1] = to - 1;
+      g.wants[2] = to + 1;
       if (to >= 2 && to <= kSmallBound) {
-        for (std::uint64_t w = 0; w + 1 < to; ++w) wants[n_wants++] = w;
+        for (std::uint64_t w = 0; w + 1 < to; ++w) g.wants[g.n_wants++] = w;
       }
-      for (std::size_t wi = 0; wi < n_wants; ++wi) {
-        std::uint64_t delta = wants[wi] - from;
-        for (std::size_t pos = 0; pos + width <= len && pos < kArithmeticReach && out->size() < max; ++pos) {
-          for (bool big_endian : {false, true}) {
-            std::uint8_t r[8];
-            encode_int(decode_int(data + pos, c.width, big_endian) + delta, c.width, big_endian, r);
-            out->push_back(Candidate{v, pos, width, std::string(reinterpret_cast<const char*>(r), width)});
-          }
-        }
-      }
+      all.push_back(g);
+    }
+  }
+  // Guess number `r` of a comparison: its r-th (want, position, byte order), want by want.
+  for (std::size_t r = 0, left = all.size(); left > 0 && out->size() < max; ++r) {
+    left = 0;
+    for (const Guesses& g : all) {
+      std::size_t per_want = g.positions * 2;
+      if (r >= g.n_wants * per_want) continue;
+      ++left;
+      if (out->size() >= max) return;
+      std::uint64_t delta = g.wants[r / per_want] - g.from;
+      std::size_t pos = r % per_want / 2;
+      bool big_endian = r % 2 == 1;
+      std::uint8_t bytes[8];
+      encode_int(decode_int(data + pos, g.c->width, big_endian) + delta, g.c->width, big_endian, bytes);
+      out->push_back(Candidate{v, pos, g.c->width, std::string(reinterpret_cast<const char*>(bytes), g.c->width)});
     }
   }
 }
