@@ -485,9 +485,8 @@ void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* da
   // kArithmeticReach positions gets the difference added: the field that x was read from
   // makes the comparison come out the other way (REDQUEEN's arithmetic transforms).
   // The comparisons take turns, one guess each, so that the first guesses of every one
-  // come within `max`: in a sanitizer build a value of 17 bytes or more met eight-byte
-  // bounds checks whose hundreds of guesses (none of them of use: no field holds a size)
-  // left no room for the range check after them.
+  // come within `max`: in a sanitizer build, from 17 bytes on, the guesses for the
+  // eight-byte bounds checks that came first left no room for the range check after them.
   constexpr std::size_t kArithmeticReach = 64;
   constexpr std::uint64_t kSmallBound = 8;
   struct Guesses {
