@@ -40,6 +40,25 @@ inline constexpr std::uint64_t kInputToStateCandidates = 512;
 inline constexpr std::uint64_t kInterestingMinimizeMillis = 1000;
 inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
 
+// A share of a run's executions, for one kind of work: at most total/kShareDivisor, plus
+// `start` to begin with, of which `spent` records what was used.
+class ExecutionShare {
+ public:
+  static constexpr std::uint64_t kShareDivisor = 4;
+  explicit constexpr ExecutionShare(std::uint64_t start) : start_(start) {}
+
+  // Executions still allowed once the run has made `total_execs`.
+  std::uint64_t left(std::uint64_t total_execs) const {
+    std::uint64_t allowed = total_execs / kShareDivisor + start_;
+    return allowed > used_ ? allowed - used_ : 0;
+  }
+  void spent(std::uint64_t execs) { used_ += execs; }
+
+ private:
+  std::uint64_t start_;
+  std::uint64_t used_ = 0;
+};
+
 // Shrinking new inputs takes at most a quarter of a run's executions, plus one full
 // shrink's worth to start with. Early in a run new coverage comes every few hundred
 // executions, and shrinking each input in full would take most of the run (on a slow real
@@ -47,19 +66,34 @@ inline constexpr std::uint64_t kInterestingMinimizeExecs = 4096;
 // Later, when finds are rarer, each gets the full budget.
 class InterestingMinimizeBudget {
  public:
-  static constexpr std::uint64_t kShareDivisor = 4;
   static constexpr std::uint64_t kSmallest = 64;  // below this, keep the input as found
 
   // Executions the next shrink may use once the run has made `total_execs`; 0: none.
   std::uint64_t grant(std::uint64_t total_execs) const {
-    std::uint64_t allowed = total_execs / kShareDivisor + kInterestingMinimizeExecs;
-    allowed = allowed > used_ ? allowed - used_ : 0;
+    std::uint64_t allowed = share_.left(total_execs);
     return allowed < kSmallest ? 0 : std::min(allowed, kInterestingMinimizeExecs);
   }
-  void spent(std::uint64_t execs) { used_ += execs; }
+  void spent(std::uint64_t execs) { share_.spent(execs); }
 
  private:
-  std::uint64_t used_ = 0;
+  ExecutionShare share_{kInterestingMinimizeExecs};
+};
+
+// The input-to-state stage, too, takes at most a quarter of a run's executions, plus a
+// start that leaves it whole for the puzzles a few thousand executions solve. Uncapped, it
+// took 27-87% of a minute's executions on the real libraries (80% on libxml2, whose every
+// new entry brings hundreds of candidates), and capped at a quarter both libxml2 and pcre2
+// reached more coverage at 300 s (docs/benchmarks.md). A call planned while the stage is
+// over its share fuzzes at random only.
+class InputToStateBudget {
+ public:
+  static constexpr std::uint64_t kStart = 4096;
+
+  bool allows(std::uint64_t total_execs) const { return share_.left(total_execs) != 0; }
+  void spent(std::uint64_t execs) { share_.spent(execs); }
+
+ private:
+  ExecutionShare share_{kStart};
 };
 
 struct FuzzCallPlan {
@@ -73,9 +107,10 @@ struct FuzzCallPlan {
 };
 
 // Plans call number `call` of a run whose master seed is `master_seed`, and counts the
-// call against the chosen entry. `repeatable`: count-bounded calls (a fixed --seed).
+// call against the chosen entry. `repeatable`: count-bounded calls (a fixed --seed);
+// `input_to_state_allowed`: the stage is within its share (InputToStateBudget).
 inline FuzzCallPlan plan_fuzz_call(Corpus& corpus, Pcg& rng, std::uint64_t master_seed, std::uint64_t call,
-                                   bool repeatable) {
+                                   bool repeatable, bool input_to_state_allowed) {
   FuzzCallPlan p;
   p.entry = corpus.pick(rng);
   p.splice = corpus.pick(rng);
@@ -83,7 +118,9 @@ inline FuzzCallPlan plan_fuzz_call(Corpus& corpus, Pcg& rng, std::uint64_t maste
   p.limit = repeatable ? kSeededCallExecs : 0;
   p.deadline_ms = repeatable ? 0 : kCallMillis;
   CorpusEntry& e = corpus.at(p.entry);
-  p.input_to_state = !e.input_to_state_done && e.fuzz_calls < kInputToStateCalls ? kInputToStateCandidates : 0;
+  p.input_to_state = input_to_state_allowed && !e.input_to_state_done && e.fuzz_calls < kInputToStateCalls
+                         ? kInputToStateCandidates
+                         : 0;
   p.input_to_state_from = e.input_to_state_next;
   e.fuzz_calls++;
   return p;

@@ -66,7 +66,8 @@ void to_json(json& j, const FuzzResult& v) {
            {"new_words", v.new_words},
            {"useful_words", v.useful_words},
            {"input_to_state_next", v.input_to_state_next},
-           {"input_to_state_done", v.input_to_state_done}};
+           {"input_to_state_done", v.input_to_state_done},
+           {"input_to_state_execs", v.input_to_state_execs}};
 }
 void from_json(const json& j, FuzzResult& v) {
   j.at("status").get_to(v.status);
@@ -78,6 +79,7 @@ void from_json(const json& j, FuzzResult& v) {
   get_opt(j, "useful_words", v.useful_words);
   get_opt(j, "input_to_state_next", v.input_to_state_next);
   get_opt(j, "input_to_state_done", v.input_to_state_done);
+  get_opt(j, "input_to_state_execs", v.input_to_state_execs);
 }
 
 std::string to_hex(std::string_view bytes) {

@@ -126,6 +126,8 @@ struct FuzzResult {
   // whether it got through all its candidates.
   std::uint64_t input_to_state_next = 0;
   bool input_to_state_done = false;
+  // Executions the stage made in this call (of `execs`), counted against its share of the run.
+  std::uint64_t input_to_state_execs = 0;
 };
 
 // Hex coding of arbitrary bytes for JSON strings.

@@ -621,6 +621,7 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
         if (job.input_to_state != 0) {
           core::note_input_to_state(corpus_.at(job.entry), res.input_to_state_next, res.input_to_state_done);
+          scheduler_.input_to_state_spent(std::min(res.input_to_state_execs, r.execs));
         }
       }
       if (r.verdict() == CallOutcome::Verdict::Interesting) {

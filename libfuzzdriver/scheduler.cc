@@ -104,7 +104,8 @@ Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
     std::uint64_t share = (left + workers - 1) / workers;
     per_call = reserve(per_call != 0 ? std::min(per_call, share) : share);
   }
-  core::FuzzCallPlan plan = core::plan_fuzz_call(corpus, rng_, settings_.master_seed, calls_++, repeatable());
+  core::FuzzCallPlan plan = core::plan_fuzz_call(corpus, rng_, settings_.master_seed, calls_++, repeatable(),
+                                                 input_to_state_budget_.allows(execs_done_));
   job->kind = Job::Kind::Fuzz;
   job->limit = per_call;
   job->deadline_ms = plan.deadline_ms;

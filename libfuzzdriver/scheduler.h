@@ -2,7 +2,7 @@
 // run of this binary did not measure runs once, in batches), entries other runs wrote to
 // the shared cache, then fuzz calls; the execution budget of `--fuzztime Nx`, kept exact
 // by reserving every execution before it is asked for and settling it after; and how much
-// of the run goes to shrinking new inputs.
+// of the run goes to shrinking new inputs and to the input-to-state stage.
 //
 // A plain state machine: it takes no lock and knows no worker. The coordinator holds it
 // under its mutex, with the corpus it plans calls over, so that a test can drive it alone.
@@ -79,6 +79,8 @@ class Scheduler {
   // and what one used.
   std::uint64_t shrink_grant() const { return shrink_budget_.grant(execs_done_); }
   void shrink_spent(std::uint64_t execs) { shrink_budget_.spent(execs); }
+  // Executions a fuzz call's input-to-state stage made, out of its share of the run.
+  void input_to_state_spent(std::uint64_t execs) { input_to_state_budget_.spent(execs); }
 
   // The corpus grew: the length control's current limit still pays.
   void corpus_grew() { length_.corpus_grew(execs_done_); }
@@ -101,6 +103,7 @@ class Scheduler {
   Settings settings_;
   core::LengthControl length_;
   core::InterestingMinimizeBudget shrink_budget_;
+  core::InputToStateBudget input_to_state_budget_;
   core::Pcg rng_;
   std::uint64_t calls_ = 0;
   std::size_t baseline_total_ = 0, baseline_done_ = 0;

@@ -249,8 +249,11 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
 
   // LLVMFuzzerMutate mutates with this call's engine (a custom mutator may call it).
   set_llvm_fuzzer_mutate_engine(&mutator_, &rng_);
-  if (p.input_to_state != 0 && input_to_state_stage(p, budget, &failure, &count, check, res) != Step::Continue) {
-    return finish(std::move(res), count, start);
+  if (p.input_to_state != 0) {
+    std::uint64_t before = count;
+    Step step = input_to_state_stage(p, budget, &failure, &count, check, res);
+    res.input_to_state_execs = count - before;
+    if (step != Step::Continue) return finish(std::move(res), count, start);
   }
   std::uint64_t chain = 0;
   while (!(p.limit != 0 && count >= p.limit)) {

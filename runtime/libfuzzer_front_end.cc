@@ -445,8 +445,9 @@ class FrontEnd {
     while (next_pulse <= execs_) next_pulse *= 2;
     std::uint64_t calls = 0;
     while (!(o_.runs >= 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)) && !out_of_time()) {
-      core::FuzzCallPlan plan = core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++,
-                                                     core::repeatable_calls(o_.seed != 0, o_.runs >= 0));
+      core::FuzzCallPlan plan =
+          core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++, core::repeatable_calls(o_.seed != 0, o_.runs >= 0),
+                               input_to_state_budget_.allows(execs_));
       const core::CorpusEntry& base = corpus_.at(plan.entry);
       core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
       if (plan.splice != plan.entry) {
@@ -473,6 +474,7 @@ class FrontEnd {
       count_executions(r.execs);
       if (plan.input_to_state != 0) {
         core::note_input_to_state(corpus_.at(parent), r.input_to_state_next, r.input_to_state_done);
+        input_to_state_budget_.spent(r.input_to_state_execs);
       }
       std::vector<std::string> constants, useful;
       for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
@@ -581,6 +583,7 @@ class FrontEnd {
   std::uint64_t max_len_ = kDefaultMaxLen;
   core::LengthControl length_control_{0, 0, 0};  // set up after the initial runs
   core::InterestingMinimizeBudget minimize_budget_;
+  core::InputToStateBudget input_to_state_budget_;
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;

@@ -83,6 +83,7 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
              "ELF")};
   r.input_to_state_next = 40;
   r.input_to_state_done = true;
+  r.input_to_state_execs = 61;
   const FuzzResult br = round_trip(r);
   EXPECT_EQ(br.status, "interesting");
   EXPECT_EQ(br.execs, 99u);
@@ -93,6 +94,7 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   EXPECT_EQ(br.useful_words, r.useful_words);
   EXPECT_EQ(br.input_to_state_next, 40u);
   EXPECT_TRUE(br.input_to_state_done);
+  EXPECT_EQ(br.input_to_state_execs, 61u);
 }
 
 TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {

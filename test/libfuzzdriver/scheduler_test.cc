@@ -201,5 +201,22 @@ TEST(Scheduler, ShrinkingTakesAShareOfTheRun) {
   EXPECT_EQ(s.shrink_grant(), core::kInterestingMinimizeExecs);  // a quarter of 40000
 }
 
+TEST(Scheduler, TheInputToStateStageTakesAShareOfTheRun) {
+  core::Corpus corpus = corpus_of(1);
+  Scheduler s(settings(1));
+  s.plan_baseline(1, {});
+  Job j;
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
+  EXPECT_EQ(j.input_to_state, core::kInputToStateCandidates);  // the start allowance
+  s.settle(0, 4096);
+  s.input_to_state_spent(core::InputToStateBudget::kStart + 1024);
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
+  EXPECT_EQ(j.input_to_state, 0u);  // the allowance and the quarter of 4096 executions spent
+  s.settle(0, 4);
+  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
+  EXPECT_EQ(j.input_to_state, core::kInputToStateCandidates);
+}
+
 }  // namespace
 }  // namespace cfuzz::driver

@@ -192,6 +192,7 @@ TEST(FuzzEngineInputToState, ReportsWhereTheStageStoppedAndTheNextCallGoesOnTher
   EXPECT_FALSE(first.input_to_state_done);
   EXPECT_GE(first.input_to_state_next, 1u);
   EXPECT_LE(first.input_to_state_next, 2u);
+  EXPECT_EQ(first.input_to_state_execs, first.execs - 1) << "all but the base run were the stage's";
 
   rpc::FuzzParams rest = params_with_everything(7);
   rest.input_to_state_from = first.input_to_state_next;
@@ -210,6 +211,7 @@ TEST(FuzzEngineInputToState, ReportsWhereTheStageStoppedAndTheNextCallGoesOnTher
   const rpc::FuzzResult third = e.engine().fuzz(none_left);
   EXPECT_TRUE(third.input_to_state_done);
   EXPECT_EQ(third.input_to_state_next, total);
+  EXPECT_EQ(third.input_to_state_execs, 0u);
 }
 
 TEST(FuzzEngineHotPath, CountingAllocationsWorks) {
