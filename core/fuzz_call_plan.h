@@ -53,6 +53,7 @@ class ExecutionShare {
     return allowed > used_ ? allowed - used_ : 0;
   }
   void spent(std::uint64_t execs) { used_ += execs; }
+  std::uint64_t used() const { return used_; }
 
  private:
   std::uint64_t start_;
@@ -91,6 +92,7 @@ class InputToStateBudget {
 
   bool allows(std::uint64_t total_execs) const { return share_.left(total_execs) != 0; }
   void spent(std::uint64_t execs) { share_.spent(execs); }
+  std::uint64_t used() const { return share_.used(); }
 
  private:
   ExecutionShare share_{kStart};

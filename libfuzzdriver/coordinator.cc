@@ -376,6 +376,7 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
   p.covered_counters = core::count_covered(mask_.data(), mask_.size());
   p.len_limit = scheduler_.len_limit();
+  p.input_to_state_execs = scheduler_.input_to_state_execs();
   return p;
 }
 

@@ -62,7 +62,8 @@ void Reporter::progress(const Progress& p) {
               {"corpus", p.total},
               {"coverage_bits", p.coverage_bits},
               {"covered_counters", p.covered_counters},
-              {"len_limit", p.len_limit}}
+              {"len_limit", p.len_limit},
+              {"input_to_state_execs", p.input_to_state_execs}}
              .dump() +
          "\n");
   } else {
@@ -216,6 +217,7 @@ void Reporter::done(const Progress& p, int failures) {
               {"corpus", p.total},
               {"coverage_bits", p.coverage_bits},
               {"covered_counters", p.covered_counters},
+              {"input_to_state_execs", p.input_to_state_execs},
               {"failures", failures}}
              .dump() +
          "\n");

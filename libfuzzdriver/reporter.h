@@ -25,8 +25,9 @@ struct Progress {
   std::uint64_t total = 0;
   std::uint64_t coverage_bits = 0;
   std::uint64_t covered_counters = 0;
-  std::uint64_t len_limit = 0;  // the length control's limit on byte values
-  std::uint64_t synced = 0;     // entries other runs wrote to the shared cache, kept here
+  std::uint64_t len_limit = 0;             // the length control's limit on byte values
+  std::uint64_t synced = 0;                // entries other runs wrote to the shared cache, kept here
+  std::uint64_t input_to_state_execs = 0;  // of `execs`, the finished calls' input-to-state stages
   // Looking for them (the final line only): directory checks, listings, time spent.
   std::uint64_t sync_scans = 0, sync_listings = 0;
   double sync_seconds = 0;

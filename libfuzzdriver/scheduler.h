@@ -81,6 +81,7 @@ class Scheduler {
   void shrink_spent(std::uint64_t execs) { shrink_budget_.spent(execs); }
   // Executions a fuzz call's input-to-state stage made, out of its share of the run.
   void input_to_state_spent(std::uint64_t execs) { input_to_state_budget_.spent(execs); }
+  std::uint64_t input_to_state_execs() const { return input_to_state_budget_.used(); }
 
   // The corpus grew: the length control's current limit still pays.
   void corpus_grew() { length_.corpus_grew(execs_done_); }

@@ -4,7 +4,6 @@
 #include <csignal>
 #include <map>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -16,17 +15,6 @@ namespace cfuzz::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-nlohmann::json last_event(const std::string& out, const std::string& event) {
-  nlohmann::json found;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line[0] != '{') continue;
-    auto j = nlohmann::json::parse(line);
-    if (j["event"] == event) found = j;
-  }
-  return found;
-}
 
 TEST(SharedCache, TwoRunsImportEachOthersEntriesWhileRunningAndCombineTheHalvesOfABug) {
   // Each run can find one half alone (test/targets/shared_cache.cc); the bug needs both.

@@ -188,4 +188,15 @@ std::string line_after(const std::string& text, const std::string& prefix) {
   return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
+nlohmann::json last_event(const std::string& out, const std::string& event) {
+  nlohmann::json found;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] != '{') continue;
+    auto j = nlohmann::json::parse(line);
+    if (j["event"] == event) found = j;
+  }
+  return found;
+}
+
 }  // namespace cfuzz::test

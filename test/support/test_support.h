@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "test/support/files.h"     // read_file, write_file, files_in
 #include "test/support/temp_dir.h"  // TempDir
 
@@ -62,5 +64,8 @@ std::vector<pid_t> processes_running(const std::string& exe);
 
 // The text after `prefix` up to the end of that line, in `text`; empty if absent.
 std::string line_after(const std::string& text, const std::string& prefix);
+
+// The last `--json` line of `out` whose "event" is `event`; null if there is none.
+nlohmann::json last_event(const std::string& out, const std::string& event);
 
 }  // namespace cfuzz::test
