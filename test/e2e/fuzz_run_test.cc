@@ -82,12 +82,7 @@ TEST_F(FuzzRun, TheProgressLineShowsTheCoverageJsonReports) {
   args.push_back("--json");
   auto json = fuzz("exec_counter", args);
   ASSERT_EQ(json.exit_code, 0) << json.all();
-  nlohmann::json done;
-  std::istringstream lines(json.out);
-  for (std::string line; std::getline(lines, line);) {
-    auto event = nlohmann::json::parse(line);
-    if (event["event"] == "done") done = event;
-  }
+  nlohmann::json done = last_event(json.out, "done");
   ASSERT_TRUE(done.is_object()) << json.out;
   EXPECT_EQ(done["covered_counters"], cov) << last;
   EXPECT_EQ(done["coverage_bits"], ft) << last;
