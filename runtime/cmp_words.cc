@@ -408,11 +408,14 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
         int n_widths = narrower_widths(from & width_mask(c.width), to & width_mask(c.width), c.width, widths);
         bool found = false;
         for (int wi = 0; wi < n_widths && !found; ++wi) {
+          // A single byte equal to the operand is everywhere by chance (a length, a count); a
+          // follow-up wants the field that was read.
+          if (widths[wi] == 1) continue;
+          // Both byte orders, the preferred first: a match in one does not rule out the other,
+          // since the operand may read the same in both (0xefef) or match by chance across two
+          // fields in the wrong one (0x0830's "30 08" in "...0 0 08 30").
           for (bool big_endian : {big_endian_first, !big_endian_first}) {
             int w = widths[wi];
-            // A single byte equal to the operand is everywhere by chance (a length, a
-            // count); a follow-up wants the field that was read.
-            if (found || w == 1) continue;
             std::uint8_t f[8], r[8], f_swapped[8];
             encode_int(from, w, big_endian, f);
             encode_int(to, w, big_endian, r);
@@ -422,7 +425,7 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
             order = std::memcmp(f, f_swapped, static_cast<std::size_t>(w)) == 0 ? ByteOrder::Unknown
                     : big_endian                                                ? ByteOrder::Big
                                                                                 : ByteOrder::Little;
-            found = replace_first_and_last(v, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w));
+            found = replace_first_and_last(v, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w)) || found;
           }
         }
       }
