@@ -410,12 +410,12 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
         for (int wi = 0; wi < n_widths && !found; ++wi) {
           // A single byte equal to the operand is everywhere by chance (a length, a count); a
           // follow-up wants the field that was read.
-          if (widths[wi] == 1) continue;
+          const int w = widths[wi];
+          if (w == 1) continue;
           // Both byte orders, the preferred first: a match in one does not rule out the other,
           // since the operand may read the same in both (0xefef) or match by chance across two
           // fields in the wrong one (0x0830's "30 08" in "...0 0 08 30").
           for (bool big_endian : {big_endian_first, !big_endian_first}) {
-            int w = widths[wi];
             std::uint8_t f[8], r[8], f_swapped[8];
             encode_int(from, w, big_endian, f);
             encode_int(to, w, big_endian, r);

@@ -29,9 +29,9 @@ class MagicValues : public ::testing::TestWithParam<Puzzle> {};
 TEST_P(MagicValues, AreFoundFromAnEmptyCorpusWithinTheBudget) {
   // Seeded, so that calls are count-bounded and the run repeats. Unseeded, a call lasts 20 ms:
   // on a machine running the target at 1.8M executions a second that is 36K executions, the
-  // budget is three calls, and FuzzChecksummedFields missed its bug in 3 of 80 runs. Some
-  // unseeded runs are stuck for good, not short of calls: 8 of 400 missed even at 1M
-  // executions, on a checksum written in the wrong byte order (docs/benchmarks.md).
+  // budget is three calls, and FuzzChecksummedFields missed its bug in 3 of 80 runs. Before
+  // follow-ups tried both byte orders (AChecksumStepTriesBothByteOrdersOfTheOldValue), some
+  // unseeded runs were stuck for good too: 8 of 400 missed even at 1M executions.
   TempDir dir;
   auto r = run({cfuzz(), "run", target(GetParam().target), "--fuzz", GetParam().test + "$", "--cachedir",
                 (dir / "cache").string(), "--parallel", "1", "--fuzztime", "100000x", "--seed", "1"},
@@ -53,21 +53,29 @@ INSTANTIATE_TEST_SUITE_P(
                       Puzzle{"FuzzChecksummedFields", "magic_values"}),
     [](const ::testing::TestParamInfo<Puzzle>& info) { return info.param.test + "_" + info.param.target; });
 
+// `test` of `target_name` from one cached entry (the corpus file's value line), with seeds 1-3,
+// each within `budget`: each must find the planted abort.
+void expect_each_seed_finds_the_bug_from(const std::string& target_name, const std::string& test,
+                                         const std::string& entry, const std::string& budget) {
+  for (const char* seed : {"1", "2", "3"}) {
+    TempDir dir;
+    write_file(dir / "cache" / test / "entry", "go test fuzz v1\n" + entry + "\n");
+    auto r = run({cfuzz(), "run", target(target_name), "--fuzz", test + "$", "--cachedir", (dir / "cache").string(),
+                  "--parallel", "1", "--fuzztime", budget, "--seed", seed},
+                 {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, 1) << test << ", seed " << seed << "\n" << r.all();
+    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
+  }
+}
+
 TEST(ComparisonGuidance, ARangeCheckBehindAnOffsetIsSolvedFromALongInputInASanitizerBuild) {
   // FuzzOffsetFields from a cached input of 24 bytes, in the ASan build, whose eight-byte
   // bounds checks come before the range check on x - K. The arithmetic guesses of the
   // comparisons take turns, so these seeds solve it in about 1.1K executions. When they went
   // comparison by comparison, an input of 17 bytes or more left the range check's guesses
   // past the stage's 512 candidates, and these seeds took 51K-208K (16 bytes: 1.1K).
-  for (const char* seed : {"1", "2", "3"}) {
-    TempDir dir;
-    write_file(dir / "cache/FuzzOffsetFields/long", "go test fuzz v1\n[]byte(\"ABCDEFGHIJKLMNOPQRSTUVWX\")\n");
-    auto r = run({cfuzz(), "run", target("magic_values_asan"), "--fuzz", "FuzzOffsetFields$", "--cachedir",
-                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "20000x", "--seed", seed},
-                 {.cwd = dir.str()});
-    EXPECT_EQ(r.exit_code, 1) << "seed " << seed << "\n" << r.all();
-    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
-  }
+  expect_each_seed_finds_the_bug_from("magic_values_asan", "FuzzOffsetFields", "[]byte(\"ABCDEFGHIJKLMNOPQRSTUVWX\")",
+                                      "20000x");
 }
 
 TEST(ComparisonGuidance, AChecksumStepTriesBothByteOrdersOfTheOldValue) {
@@ -76,15 +84,8 @@ TEST(ComparisonGuidance, AChecksumStepTriesBothByteOrdersOfTheOldValue) {
   // the same in both byte orders. When a follow-up took only the first byte order that
   // matched, the checksum was written little-endian and seeds 1 and 2 got no further in
   // 200000 executions or in 1M; with both orders, seeds 1-3 took 2.8K-8.8K.
-  for (const char* seed : {"1", "2", "3"}) {
-    TempDir dir;
-    write_file(dir / "cache/FuzzChecksummedFields/stuck", "go test fuzz v1\n[]byte(\"Rw\\x124#E4V00\\xef\\xef\")\n");
-    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzChecksummedFields$", "--cachedir",
-                  (dir / "cache").string(), "--parallel", "1", "--fuzztime", "200000x", "--seed", seed},
-                 {.cwd = dir.str()});
-    EXPECT_EQ(r.exit_code, 1) << "seed " << seed << "\n" << r.all();
-    EXPECT_NE(r.out.find("deadly signal SIGABRT"), std::string::npos) << r.all();
-  }
+  expect_each_seed_finds_the_bug_from("magic_values", "FuzzChecksummedFields", "[]byte(\"Rw\\x124#E4V00\\xef\\xef\")",
+                                      "200000x");
 }
 
 TEST(ComparisonGuidance, TheInputToStateStageKeepsToAQuarterOfTheRun) {
