@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/run_queue_wait.h"
 #include "core/shm_layout.h"
 #include "libfuzzdriver/budget.h"
 #include "libfuzzdriver/sanitizer_env.h"
@@ -199,7 +200,11 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
   }
 
   auto start = Clock::now();
-  auto last_progress = start;
+  // Both deadlines run on the worker's runnable time (core/run_queue_wait.h): on a machine
+  // with more busy processes than cores, time the worker spent waiting for a CPU is not
+  // the input's.
+  core::RunnableDeadline since_start(process_.pid(), process_.pid(), start);
+  core::RunnableDeadline since_progress = since_start;
   std::uint64_t last_count = 0;
   auto next_rss_check = start;
   pollfd fds[2] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}};
@@ -267,9 +272,9 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
     auto phase = static_cast<core::Phase>(hdr.phase.load(std::memory_order_relaxed));
     if (count != last_count || phase != core::Phase::Executing) {
       last_count = count;
-      last_progress = now;
+      since_progress.restart(now);
     }
-    if (phase == core::Phase::Executing && now - last_progress > config_.timeout) {
+    if (phase == core::Phase::Executing && since_progress.exceeded(config_.timeout, now)) {
       killed_for_ = KilledFor::Timeout;
     } else if (config_.rss_limit_mb != 0 && now >= next_rss_check) {
       next_rss_check = now + milliseconds(100);
@@ -280,7 +285,7 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
       }
     }
     if (killed_for_ == KilledFor::Nothing && phase != core::Phase::Executing &&
-        now - start > expected + config_.timeout + milliseconds(10000)) {
+        since_start.exceeded(expected + config_.timeout + milliseconds(10000), now)) {
       killed_for_ = KilledFor::Stuck;
     }
     if (killed_for_ != KilledFor::Nothing) {

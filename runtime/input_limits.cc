@@ -11,6 +11,7 @@
 
 #include "core/failure_record.h"
 #include "core/go_duration.h"
+#include "core/run_queue_wait.h"
 #include "core/shm_layout.h"
 #include "runtime/crash_handler.h"
 
@@ -21,8 +22,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::atomic<std::uint64_t> g_last_rss_mb{0};
-
-std::int64_t now_ns() { return Clock::now().time_since_epoch().count(); }
 
 // Resident set size in MB, from /proc/self/statm as the coordinator reads a worker's.
 // Opened afresh each time: a descriptor kept open could be one the seed run swaps for a
@@ -41,7 +40,9 @@ std::uint64_t resident_mb() {
   return resident * static_cast<std::uint64_t>(page) / (1024 * 1024);
 }
 
-void watch(InputLimits limits) {
+// `input_thread` runs the inputs: its run-queue wait is not counted against the timeout
+// (core/run_queue_wait.h), so a machine busier than its cores stretches the deadline.
+void watch(InputLimits limits, pid_t input_thread) {
   // A tenth of the timeout, so that a hang is caught within 10% of it; memory every 10 ms
   // (a reading of /proc costs microseconds, and memory can grow by gigabytes a second).
   auto tick = std::chrono::milliseconds(limits.rss_limit_mb > 0 ? 10 : 100);
@@ -50,8 +51,8 @@ void watch(InputLimits limits) {
                                    std::chrono::duration_cast<std::chrono::milliseconds>(limits.timeout / 10)));
   }
   const ExecutionState& st = execution_state();
-  std::uint64_t seen = 0;  // the execution being timed
-  std::int64_t since = 0;  // when it was first seen running
+  std::uint64_t seen = 0;  // the execution being timed, from the first tick that sees it
+  core::RunnableDeadline running(::getpid(), input_thread, Clock::now());
   for (;;) {
     std::this_thread::sleep_for(tick);
     if (st.phase->load(std::memory_order_relaxed) != static_cast<std::uint32_t>(core::Phase::Executing)) {
@@ -62,9 +63,9 @@ void watch(InputLimits limits) {
     if (current != seen) {
       // Timed from the first tick that sees it: at most one tick late.
       seen = current;
-      since = now_ns();
+      running.restart(Clock::now());
     }
-    if (limits.timeout.count() > 0 && now_ns() - since > limits.timeout.count()) {
+    if (limits.timeout.count() > 0 && running.exceeded(limits.timeout, Clock::now())) {
       fail_running_input(core::FailureKind::Timeout, "timeout",
                          "an input ran for more than " + core::format_duration(limits.timeout) + " (--timeout)");
     }
@@ -86,7 +87,7 @@ void start_input_watchdog(const InputLimits& limits) {
   static bool started = false;
   if (started || !limits.any()) return;
   started = true;
-  std::thread(watch, limits).detach();
+  std::thread(watch, limits, static_cast<pid_t>(::gettid())).detach();
 }
 
 std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }
