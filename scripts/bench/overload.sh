@@ -34,7 +34,7 @@ for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then failed=$((failed + 1)); fi
 done
 
-passes=$(grep -l '^PASS$' "$out"/run*/log | wc -l)
+passes=$( (grep -l '^PASS$' "$out"/run*/log || true) | wc -l)
 timeouts=$(cat "$out"/run*/log | grep -c -- '(--timeout)' || true)
 fails=$(cat "$out"/run*/log | grep -c -- '--- FAIL' || true)
 execs=$(for f in "$out"/run*/log; do grep -o 'execs: [0-9]*' "$f" | tail -1 | grep -o '[0-9]*' || true; done |
