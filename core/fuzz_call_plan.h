@@ -84,7 +84,7 @@ class InterestingMinimizeBudget {
 // start that leaves it whole for the puzzles a few thousand executions solve. Uncapped, it
 // took 27-87% of a minute's executions on the real libraries (80% on libxml2, whose every
 // new entry brings hundreds of candidates), and capped at a quarter both libxml2 and pcre2
-// reached more coverage at 300 s (docs/benchmarks.md). A call planned while the stage is
+// reached more coverage at 300 s (docs/benchmarks/history.md). A call planned while the stage is
 // over its share fuzzes at random only.
 class InputToStateBudget {
  public:

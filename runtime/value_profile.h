@@ -7,7 +7,7 @@
 //
 // It is off by default, as in libFuzzer: every comparison with a constant then costs a hash
 // and a counter update, and the entries it keeps thin out the search elsewhere. Measured
-// (docs/benchmarks.md): on by default, libxml2 reached 0.93-0.96 of libFuzzer's branches at
+// (docs/benchmarks/history.md): on by default, libxml2 reached 0.93-0.96 of libFuzzer's branches at
 // 60 s against 0.97-1.02 without it, while a planted record of exact lengths was found in
 // 4-7 runs of 10 instead of 1.
 //

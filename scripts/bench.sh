@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The standing benchmark: cfuzz against libFuzzer (and AFL++ when it installs) on the same
 # targets, in one run, on this machine. Prints one line per figure with the cfuzz/libFuzzer
-# ratio and writes a Markdown table (build/bench/results.md) for docs/benchmarks.md.
+# ratio and writes a Markdown table (build/bench/results.md) for docs/benchmarks.md (the
+# history of runs is in docs/benchmarks/history.md).
 #
 #   bash scripts/bench.sh --quick     # about 5 minutes, for routine use after an engine change
 #   bash scripts/bench.sh             # the full run quoted in docs/benchmarks.md
