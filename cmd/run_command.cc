@@ -60,6 +60,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");
+  sub->add_option("--junit", opts->junit,
+                  "Also write the run's result to FILE as JUnit XML (one test case for the fuzz test, a "
+                  "<failure> with the message, stack, reproducer and re-run command), for CI systems "
+                  "that show test reports");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
   sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, &exit_code] {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/junit_report.h"
 #include "libfuzzdriver/sanitizer_env.h"
 #include "libfuzzdriver/stats_log.h"
 #include "libfuzzdriver/testdata_corpus.h"
@@ -35,12 +37,49 @@ constexpr std::chrono::seconds kSyncInterval{2};
 
 }  // namespace
 
+namespace {
+
+// `--junit FILE`: the run as one JUnit test case (junit_report.h). Whether it was written; a
+// failure is said on stderr, and the run's own failure, if any, keeps its exit code.
+bool write_junit(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
+                 const std::string& error) {
+  Reporter::Record record = c.record();
+  JUnitTestCase tc;
+  tc.classname = options.target;
+  tc.name = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
+  tc.time = elapsed;
+  tc.failures = std::move(record.failures);
+  tc.error = error;
+  if (record.done) {
+    tc.system_out = "execs: " + std::to_string(record.done->execs) +
+                    ", new interesting: " + std::to_string(record.done->new_interesting) +
+                    " (total: " + std::to_string(record.done->total) + ")\n";
+  }
+  try {
+    write_file_atomic(options.junit, junit_xml({tc}));
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfuzz: --junit %s: the report could not be written: %s\n", options.junit.c_str(), e.what());
+    return false;
+  }
+}
+
+}  // namespace
+
 int run_fuzzing(const RunOptions& options) {
+  auto started = Clock::now();
   // Every process of the target inherits it: its self-description and its workers must
   // agree on the number of counters.
   if (options.value_profile) ::setenv(core::rpc::kValueProfileEnv, "1", 1);
   auto c = std::make_unique<Coordinator>(options);
-  int code = c->run();
+  int code = 0;
+  try {
+    code = c->run();
+  } catch (const std::exception& e) {
+    if (!options.junit.empty()) write_junit(options, *c, Clock::now() - started, e.what());
+    throw;
+  }
+  if (!options.junit.empty() && !write_junit(options, *c, Clock::now() - started, "") && code == 0) code = 2;
   // The process ends next, and its workers are gone: freeing a corpus of 10^5 entries one
   // by one would only hold up the exit (a quarter of a second), as compilers that skip
   // freeing at exit know.

@@ -47,6 +47,11 @@ class Coordinator {
   ~Coordinator();
   int run();
 
+  // After run(), or after it threw: what the run reported, and the fuzz test it ran (empty
+  // if it never got as far as choosing one).
+  Reporter::Record record() const { return reporter_.record(); }
+  const std::string& test_name() const { return test_.name; }
+
  private:
   // Setup (coordinator.cc).
   void load_corpus() CFUZZ_REQUIRES(mu_);

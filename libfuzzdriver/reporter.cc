@@ -116,7 +116,16 @@ void Reporter::new_entry(const std::string& name, std::uint64_t bits, std::uint6
   if (json_) emit(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}, {"execs", execs}}.dump() + "\n");
 }
 
+Reporter::Record Reporter::record() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return record_;
+}
+
 void Reporter::failure(const FailureReport& r) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    record_.failures.push_back(r);
+  }
   std::string summary = core::failure_summary(r.failure, r.stack.empty());
   if (json_) {
     json j{{"event", "failure"},
@@ -205,6 +214,10 @@ void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, s
 }
 
 void Reporter::done(const Progress& p, int failures) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    record_.done = p;
+  }
   if (json_) {
     emit(json{{"event", "done"},
               {"elapsed", seconds(p.elapsed)},

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,11 +82,19 @@ class Reporter {
   // libFuzzer's end-of-run block: automatic dictionary words that found coverage.
   void recommended_dictionary(const std::vector<std::pair<std::string, std::uint64_t>>& words);
 
+  // What was reported, for the files written at the end of the run (--junit).
+  struct Record {
+    std::vector<FailureReport> failures;
+    std::optional<Progress> done;
+  };
+  Record record() const;
+
  private:
   void emit(const std::string& text);
   bool json_;
   std::FILE* out_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
+  Record record_;  // guarded by mu_
 };
 
 }  // namespace cfuzz::driver

@@ -34,6 +34,7 @@ struct RunOptions {
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
   bool value_profile = false;                            // runtime/value_profile.h
   bool json = false;                                     // JSON lines instead of text
+  std::string junit;                                     // --junit: the run's result as JUnit XML to this file
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files
 };

@@ -15,6 +15,7 @@ packages=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev libxxhash-dev
   googletest libgtest-dev
   golang-1.19                          # Go interoperability tests
+  python3                              # test helpers that read XML reports
 )
 
 if [ "${1:-}" = "--browser" ]; then
