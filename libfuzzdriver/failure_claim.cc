@@ -13,6 +13,7 @@
 
 #include <xxhash.h>
 
+#include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/file_io.h"
 
 namespace cfuzz::driver {
@@ -27,6 +28,8 @@ constexpr std::chrono::seconds kWaitForOther{90};
 // Runs started together find a failure at different moments; a claim made up to this long
 // before this run started is still theirs.
 constexpr std::chrono::seconds kStartSlack{60};
+// A reproducer is read to check its name; one bigger than this is not taken for one.
+constexpr std::uint64_t kReproducerLimit = std::uint64_t{256} << 20;
 
 std::string this_host() {
   char host[256] = {};
@@ -81,11 +84,25 @@ std::optional<ClaimText> parse_claim(std::string_view text) {
 
 FailureClaim::FailureClaim(std::string root, std::string claims_dir, const std::string& test,
                            const std::string& signature, std::chrono::system_clock::time_point run_start)
-    : root_(std::move(root)), dir_(std::move(claims_dir)), run_start_(run_start) {
+    : root_(std::move(root)), dir_(std::move(claims_dir)), test_(test), run_start_(run_start) {
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx",
                 static_cast<unsigned long long>(XXH3_64bits(signature.data(), signature.size())));
   name_ = test + "-" + hash;
+}
+
+bool FailureClaim::is_reproducer(const std::string& path) const {
+  // Not a file elsewhere that a hostile claim points at: this run would save nothing of its own.
+  fs::path p(path);
+  if (p.parent_path().filename() != test_ || p.parent_path().parent_path().filename() != "fuzz" ||
+      p.parent_path().parent_path().parent_path().filename() != "testdata") {
+    return false;
+  }
+  try {
+    return content_name(read_untrusted_file(p, kReproducerLimit)) == p.filename().string();
+  } catch (const FileError&) {
+    return false;  // missing (not written yet, or removed), a link, too big
+  }
 }
 
 bool FailureClaim::acquire() {
@@ -130,14 +147,14 @@ bool FailureClaim::acquire() {
       ::unlinkat(fd, name_.c_str(), 0);
       continue;
     }
-    struct stat reproducer;
-    if (!claim->path.empty() && ::lstat(claim->path.c_str(), &reproducer) == 0 && S_ISREG(reproducer.st_mode)) {
+    if (is_reproducer(claim->path)) {
       other_path_ = claim->path;
       return false;
     }
-    // No reproducer (yet): wait for a claiming run that may still write it, not for one
-    // that has ended (killed while minimizing, or its file removed since).
-    if (owner_gone(*claim) || std::chrono::steady_clock::now() >= deadline) {
+    // No reproducer yet: wait for a claiming run that may still write it, not for one that
+    // has ended (killed while minimizing), nor for a path that names no reproducer (its
+    // file removed since, or a claim that was never a run's).
+    if (!claim->path.empty() || owner_gone(*claim) || std::chrono::steady_clock::now() >= deadline) {
       ::unlinkat(fd, name_.c_str(), 0);
       continue;
     }

@@ -12,7 +12,9 @@
 //
 // Claims are written by whoever shares the cache, so they are read as hostile: through no
 // symbolic link, at most kClaimFileLimit bytes, and parsed by parse_claim, which accepts
-// only an owner "host pid" and an absolute path that is safe to print in a command.
+// only an owner "host pid" and an absolute path that is safe to print in a command; and
+// the path is taken for the reproducer only if it is one: a file
+// .../testdata/fuzz/<FuzzName>/<name> whose name is its content's hash, as cfuzz names them.
 #pragma once
 
 #include <sys/types.h>
@@ -53,7 +55,10 @@ class FailureClaim {
   void record(const std::string& path);
 
  private:
-  std::string root_, dir_, name_;
+  // Whether `path`, from a claim, is a reproducer of this fuzz test.
+  bool is_reproducer(const std::string& path) const;
+
+  std::string root_, dir_, name_, test_;
   std::chrono::system_clock::time_point run_start_;
   std::string other_path_;
 };

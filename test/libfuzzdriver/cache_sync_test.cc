@@ -15,6 +15,7 @@
 
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/content_name.h"
 #include "libfuzzdriver/failure_claim.h"
 #include "libfuzzdriver/file_io.h"
 #include "test/support/files.h"
@@ -78,9 +79,9 @@ TEST(FailureClaim, TheFirstRunClaimsAndTheOthersGetItsPath) {
   auto now = std::chrono::system_clock::now();
   FailureClaim first(d.str(), (d.path() / ".claims").string(), "FuzzX", "signal|SIGSEGV|t+0x12|0", now);
   ASSERT_TRUE(first.acquire());
-  fs::path reproducer = d.path() / "testdata" / "abc";
-  fs::create_directories(reproducer.parent_path());
-  test::write_file(reproducer, "go test fuzz v1\n[]byte(\"x\")\n");
+  const std::string text = "go test fuzz v1\n[]byte(\"x\")\n";
+  fs::path reproducer = d.path() / "testdata/fuzz/FuzzX" / content_name(text);
+  test::write_file(reproducer, text);
   first.record(reproducer.string());
   FailureClaim second(d.str(), (d.path() / ".claims").string(), "FuzzX", "signal|SIGSEGV|t+0x12|0", now);
   EXPECT_FALSE(second.acquire());
@@ -148,6 +149,23 @@ TEST(FailureClaim, OnlyAClaimAsCfuzzWritesItIsBelieved) {
     EXPECT_FALSE(parse_claim(text)) << text;
   }
   EXPECT_FALSE(parse_claim("host 1\n/" + std::string(9000, 'a'))) << "over the size of a claim";
+}
+
+TEST(FailureClaim, AClaimPointingAtAFileThatIsNoReproducerIsTakenOver) {
+  // Else a hostile claim would keep this run from saving its own input.
+  Dir d;
+  auto now = std::chrono::system_clock::now();
+  FailureClaim first(d.str(), (d.path() / ".claims").string(), "FuzzX", "sig", now);
+  ASSERT_TRUE(first.acquire());
+  test::write_file(d.path() / "home/.profile", "export PATH=...\n");
+  test::write_file(d.path() / "testdata/fuzz/FuzzX/0123456789abcdef", "not the file of that name\n");
+  for (const fs::path& p : {d.path() / "home/.profile", d.path() / "testdata/fuzz/FuzzX/0123456789abcdef"}) {
+    first.record(p.string());
+    FailureClaim second(d.str(), (d.path() / ".claims").string(), "FuzzX", "sig", now);
+    auto started = std::chrono::steady_clock::now();
+    EXPECT_TRUE(second.acquire()) << p;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << "waited for " << p;
+  }
 }
 
 TEST(FailureClaim, ALinkWhereTheClaimShouldBeIsNotFollowedAndGarbageIsTakenOver) {
