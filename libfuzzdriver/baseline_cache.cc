@@ -17,7 +17,7 @@ constexpr std::size_t kMagicSize = sizeof kMagic - 1;
 constexpr std::size_t kIdentitySize = 32;
 
 template <typename T>
-bool take(const std::string& data, std::size_t& at, T* out) {
+bool take(std::string_view data, std::size_t& at, T* out) {
   if (data.size() - at < sizeof(T)) return false;
   std::memcpy(out, data.data() + at, sizeof(T));
   at += sizeof(T);
@@ -55,18 +55,22 @@ std::uint64_t BaselineCache::key_of(const std::string& encoded_entry) {
   return XXH3_64bits(encoded_entry.data(), encoded_entry.size());
 }
 
-BaselineCache BaselineCache::load(const std::string& path, const std::string& identity) {
-  BaselineCache cache;
+BaselineCache BaselineCache::load(const std::string& path, const std::string& identity, const Wanted& wanted) {
+  if (identity.size() != kIdentitySize) return BaselineCache{};
   std::string data;
-  std::error_code ec;
-  if (identity.size() != kIdentitySize || !std::filesystem::exists(path, ec)) return cache;
   try {
-    data = read_file_bytes(path);
+    data = read_untrusted_file(path, kBaselineFileLimit);
   } catch (const std::exception&) {
-    return cache;
+    return BaselineCache{};  // missing, a link, too big
   }
-  if (data.size() < kMagicSize + kIdentitySize + 1 || data.compare(0, kMagicSize, kMagic) != 0 ||
-      data.compare(kMagicSize, kIdentitySize, identity) != 0 || data[kMagicSize + kIdentitySize] != '\n') {
+  return parse(data, identity, wanted);
+}
+
+BaselineCache BaselineCache::parse(std::string_view data, const std::string& identity, const Wanted& wanted) {
+  BaselineCache cache;
+  if (identity.size() != kIdentitySize || data.size() < kMagicSize + kIdentitySize + 1 ||
+      data.compare(0, kMagicSize, kMagic) != 0 || data.compare(kMagicSize, kIdentitySize, identity) != 0 ||
+      data[kMagicSize + kIdentitySize] != '\n') {
     return cache;  // another binary's, or not a baseline file at all
   }
   std::size_t at = kMagicSize + kIdentitySize + 1;
@@ -74,10 +78,12 @@ BaselineCache BaselineCache::load(const std::string& path, const std::string& id
     std::uint64_t key = 0;
     std::uint32_t n = 0;
     if (!take(data, at, &key) || !take(data, at, &n) || (data.size() - at) / 4 < n) return BaselineCache{};
-    std::vector<std::uint32_t> features(n);
-    std::memcpy(features.data(), data.data() + at, std::size_t{n} * 4);
+    if (!wanted || wanted(key)) {
+      std::vector<std::uint32_t> features(n);
+      if (n != 0) std::memcpy(features.data(), data.data() + at, std::size_t{n} * 4);
+      cache.features_[key] = std::move(features);
+    }
     at += std::size_t{n} * 4;
-    cache.features_[key] = std::move(features);
   }
   return cache;
 }
@@ -93,11 +99,15 @@ void BaselineCache::put(std::uint64_t key, const std::vector<std::uint32_t>& fea
   changed_ = changed_ || inserted;
 }
 
-void BaselineCache::save(const std::string& path, const std::string& identity) const {
-  std::vector<std::uint64_t> keys;
-  keys.reserve(features_.size());
-  for (const auto& [key, features] : features_) keys.push_back(key);
-  write(path, serialize(identity, keys));
+std::vector<std::uint64_t> BaselineCache::keys() const {
+  std::vector<std::uint64_t> out;
+  out.reserve(features_.size());
+  for (const auto& [key, features] : features_) out.push_back(key);
+  return out;
+}
+
+void BaselineCache::save(const std::string& root, const std::string& path, const std::string& identity) const {
+  write(root, path, serialize(identity, keys()));
 }
 
 std::string BaselineCache::serialize(const std::string& identity, const std::vector<std::uint64_t>& keys) const {
@@ -112,9 +122,9 @@ std::string BaselineCache::serialize(const std::string& identity, const std::vec
   return out;
 }
 
-void BaselineCache::write(const std::string& path, const std::string& bytes) {
-  make_directories(std::filesystem::path(path).parent_path());
-  write_file_atomic(path, bytes);
+void BaselineCache::write(const std::string& root, const std::string& path, const std::string& bytes) {
+  std::filesystem::path p(path);
+  Directory::open_below(root, p.parent_path(), /*create=*/true).write_file_atomic(p.filename().string(), bytes);
 }
 
 }  // namespace cfuzz::driver

@@ -1,9 +1,12 @@
 #include "libfuzzdriver/cache_dir.h"
 
+#include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -58,24 +61,49 @@ std::string target_cache_dir(const std::string& cachedir_flag, const std::string
   return default_cache_root() + "/" + fs::path(target_abs_path).filename().string() + "-" + std::string(hash, 8);
 }
 
+std::string cache_root(const std::string& cachedir_flag) {
+  return cachedir_flag.empty() ? default_cache_root() : cachedir_flag;
+}
+
+void check_cache_root_owner(const std::string& root, bool shared) {
+  if (shared) return;
+  if (const char* env = std::getenv(kSharedCacheEnv); env != nullptr && std::string_view(env) == "1") return;
+  struct stat st;
+  if (::stat(root.c_str(), &st) != 0 || st.st_uid == ::geteuid()) return;  // missing: it will be this user's
+  throw std::runtime_error("cache directory " + root + " belongs to another user (uid " + std::to_string(st.st_uid) +
+                           "), who controls what cfuzz would read there; if it is shared on purpose, say so with "
+                           "--shared-cache (or " +
+                           kSharedCacheEnv + "=1)");
+}
+
+std::uint64_t cache_entry_limit(std::uint64_t max_len) {
+  return std::max(kCacheEntryLimit, max_len * 4 + (std::uint64_t{64} << 10));
+}
+
 std::string cache_dir_for(const std::string& cachedir_flag, const std::string& target_abs_path,
                           const std::string& test) {
   return target_cache_dir(cachedir_flag, target_abs_path) + "/" + test;
 }
 
 CacheContents load_cache(const std::string& dir, const std::vector<corpus::Type>& types,
-                         const std::vector<std::string>& shapes) {
+                         const std::vector<std::string>& shapes, std::uint64_t limit) {
   CacheContents c;
-  c.skipped = read_cache(dir, types, shapes, [&](CachedEntry&& e) { c.entries.push_back(std::move(e)); });
+  c.skipped = read_cache(
+      dir, types, shapes, [&](CachedEntry&& e) { c.entries.push_back(std::move(e)); }, {}, limit);
   return c;
 }
 
-std::vector<std::string> read_cache(const std::string& dir, const std::vector<corpus::Type>& types,
-                                    const std::vector<std::string>& shapes,
-                                    const std::function<void(CachedEntry&&)>& take,
-                                    const std::function<void(std::size_t)>& files) {
-  std::vector<std::string> skipped;
+SkippedFiles read_cache(const std::string& dir, const std::vector<corpus::Type>& types,
+                        const std::vector<std::string>& shapes, const std::function<void(CachedEntry&&)>& take,
+                        const std::function<void(std::size_t)>& files, std::uint64_t limit) {
+  SkippedFiles skipped;
   std::error_code ec;
+  // The directory is below the cache root, where a link may be anyone's: a directory of
+  // the user's behind it is not read as a corpus.
+  if (fs::is_symlink(fs::symlink_status(dir, ec))) {
+    skipped.unusable.push_back("cannot read " + dir + ": it is a symbolic link, not followed");
+    return skipped;
+  }
   if (!fs::is_directory(dir, ec)) return skipped;
   remove_stale_temporary_files(dir);
   std::vector<std::string> names = corpus::list_corpus_file_names(dir);
@@ -86,17 +114,22 @@ std::vector<std::string> read_cache(const std::string& dir, const std::vector<co
   std::vector<std::optional<corpus::Entry>> read(std::min(kSlice, names.size()));
   std::vector<std::uint64_t> keys(read.size());
   std::vector<std::string> errors(read.size());
+  std::vector<char> too_large(read.size());
   std::string prefix = dir + "/";
   for (std::size_t start = 0; start < names.size(); start += kSlice) {
     std::size_t n = std::min(kSlice, names.size() - start);
     parallel_for(n, [&](std::size_t i) {
       std::string path = prefix + names[start + i];
+      too_large[i] = 0;
       try {
-        corpus::Entry e = corpus::read_file(path);
+        corpus::Entry e = corpus::decode(read_untrusted_file(path, limit), path);
         corpus::check_types(e, types, path);
         core::check_shapes(e, shapes, path);
         keys[i] = core::entry_key(e);
         read[i] = std::move(e);
+      } catch (const FileError& e) {
+        errors[i] = e.what();
+        too_large[i] = e.error() == EFBIG;
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
@@ -106,7 +139,7 @@ std::vector<std::string> read_cache(const std::string& dir, const std::vector<co
         take(CachedEntry{std::move(names[start + i]), std::move(*read[i]), keys[i]});
         read[i].reset();
       } else {
-        skipped.push_back(std::move(errors[i]));
+        (too_large[i] ? skipped.too_large : skipped.unusable).push_back(std::move(errors[i]));
         errors[i].clear();
       }
     }
@@ -114,13 +147,15 @@ std::vector<std::string> read_cache(const std::string& dir, const std::vector<co
   return skipped;
 }
 
-std::string save_to_cache(const std::string& dir, const corpus::Entry& entry) {
+std::string save_to_cache(const std::string& root, const std::string& dir, const corpus::Entry& entry) {
   std::string text = corpus::encode(entry);
   std::string name = content_name(text);
-  make_directories(dir);
-  fs::path path = fs::path(dir) / name;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) write_file_atomic(path, text);
+  Directory d = Directory::open_below(root, dir, /*create=*/true);
+  struct stat st;
+  // Content-named: a file of that name is this entry already (a link is refused below).
+  if (::fstatat(d.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode)) {
+    d.write_file_atomic(name, text);
+  }
   return name;
 }
 

@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include "corpus_format/codec.h"
+#include "libfuzzdriver/file_io.h"
 
 namespace cfuzz::driver {
 
@@ -28,9 +29,10 @@ std::vector<CachedEntry> CacheWatcher::new_entries() {
   std::vector<CachedEntry> found;
   ++stats_.scans;
   struct stat st;
-  if (::stat(dir_.c_str(), &st) != 0) {
+  // Not created yet (nobody has written an entry), or a link, not followed (cache_dir.h).
+  if (::lstat(dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     stats_.time += std::chrono::steady_clock::now() - started;
-    return found;  // not created yet: nobody has written an entry
+    return found;
   }
   timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
@@ -62,13 +64,14 @@ std::vector<CachedEntry> CacheWatcher::new_entries() {
   }
   for (const std::string& name : fresh) {
     std::string path = dir_ + "/" + name;
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     try {
-      corpus::Entry values = corpus::read_file(path);
+      corpus::Entry values = corpus::decode(read_untrusted_file(path, limit_), path);
       corpus::check_types(values, types_, path);
       found.push_back(CachedEntry{name, std::move(values), {}});
     } catch (const std::exception&) {
-      // Malformed or of other types (another build of the target): skipped, as at startup.
+      // Malformed, of other types (another build of the target), too large or not a
+      // regular file: skipped, as at startup.
     }
   }
   stats_.time += std::chrono::steady_clock::now() - started;

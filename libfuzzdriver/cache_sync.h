@@ -23,7 +23,9 @@ namespace cfuzz::driver {
 
 class CacheWatcher {
  public:
-  CacheWatcher(std::string dir, std::vector<corpus::Type> types) : dir_(std::move(dir)), types_(std::move(types)) {}
+  // Files over `limit` bytes are skipped unread (cache_entry_limit).
+  CacheWatcher(std::string dir, std::vector<corpus::Type> types, std::uint64_t limit = kCacheEntryLimit)
+      : dir_(std::move(dir)), types_(std::move(types)), limit_(limit) {}
 
   // A name this run loaded or wrote itself: never reported as new. Any thread.
   void note_known(std::string_view name) {
@@ -47,6 +49,7 @@ class CacheWatcher {
  private:
   std::string dir_;
   std::vector<corpus::Type> types_;
+  std::uint64_t limit_;
   std::mutex mu_;  // for seen_: workers' threads note what they write
   // Names are kept as 64-bit hashes (XXH3): 10^5 names cost a third of their strings. Two
   // names alike by chance (about one in 10^9 for a cache of 10^5) would hide the second.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <unordered_set>
 
 #include <spdlog/spdlog.h>
 
@@ -118,17 +119,25 @@ void Coordinator::load_corpus() {
   if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) remove_stale_temporary_files(testdata);
   for (auto& [name, values] : read_testdata(target_, test_)) add(name, core::Origin::Testdata, std::move(values));
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
-  std::vector<std::string> skipped = read_cache(
+  // Its files may be anyone's (a shared cache): one too large to be an entry is not read.
+  const std::uint64_t limit = cache_entry_limit(opts_.max_len);
+  SkippedFiles skipped = read_cache(
       cache_dir_, test_.types, test_.shapes,
       [&](CachedEntry&& c) {
         watcher_->note_known(c.name);
         corpus->add(c.key ? core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), *c.key)
                           : core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values)));
       },
-      [&](std::size_t files) { corpus->reserve(corpus->size() + files + 1024); });  // and room to grow
-  if (!skipped.empty()) {
-    reporter_.warning("skipped " + std::to_string(skipped.size()) + " unusable cache file(s) in " + cache_dir_ +
-                      " (first: " + skipped.front() + ")");
+      [&](std::size_t files) { corpus->reserve(corpus->size() + files + 1024); },  // and room to grow
+      limit);
+  if (!skipped.unusable.empty()) {
+    reporter_.warning("skipped " + std::to_string(skipped.unusable.size()) + " unusable cache file(s) in " +
+                      cache_dir_ + " (first: " + skipped.unusable.front() + ")");
+  }
+  if (!skipped.too_large.empty()) {
+    reporter_.warning("skipped " + std::to_string(skipped.too_large.size()) + " cache file(s) over " +
+                      std::to_string(limit >> 20) + " MiB in " + cache_dir_ +
+                      ", unread (first: " + skipped.too_large.front() + ")");
   }
 }
 
@@ -148,7 +157,10 @@ int Coordinator::run() {
   }
   if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
   cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
-  watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types);
+  const std::string root = cache_root(opts_.cachedir);
+  check_cache_root_owner(root, opts_.shared_cache);
+  cache_writes_ = std::make_unique<CacheWrites>(root, [this](const std::string& text) { reporter_.warning(text); });
+  watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types, cache_entry_limit(opts_.max_len));
   parallel_ = opts_.parallel > 0 ? opts_.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (opts_.fuzztime.count && *opts_.fuzztime.count < static_cast<std::uint64_t>(parallel_)) {
     parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
@@ -334,7 +346,13 @@ void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>&
 
 std::size_t Coordinator::use_baseline_cache() {
   binary_identity_ = BaselineCache::binary_identity(target_.abs_path, target_.counters);
-  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_);
+  // Only the entries of this cache are kept: the file may be anyone's, of any size.
+  std::unordered_set<std::uint64_t> cached;
+  for (std::size_t i = 0; i < corpus_.size(); ++i) {
+    if (corpus_.at(i).origin == core::Origin::Cache) cached.insert(corpus_.at(i).key);
+  }
+  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_,
+                                        [&](std::uint64_t key) { return cached.count(key) != 0; });
   std::size_t known = 0;
   std::vector<std::size_t> queue;  // the entries the baseline runs
   for (std::size_t i = 0; i < corpus_.size(); ++i) {
@@ -372,11 +390,9 @@ void Coordinator::save_baseline_cache() {
     bytes = baseline_cache_.serialize(binary_identity_, kept);
     baseline_cache_.mark_written();
   }
-  try {
-    BaselineCache::write(BaselineCache::path_for(cache_dir_), bytes);
-  } catch (const std::exception& e) {
-    reporter_.warning(std::string("cannot keep the baseline for the next run: ") + e.what());
-  }
+  cache_writes_->attempt("the baseline (kept for the next run)", [&] {
+    BaselineCache::write(cache_writes_->root(), BaselineCache::path_for(cache_dir_), bytes);
+  });
 }
 
 void Coordinator::record_stats(const Progress& p) {
@@ -389,11 +405,8 @@ void Coordinator::record_stats(const Progress& p) {
   r.corpus = p.total;
   r.edges = p.covered_counters;
   r.features = p.coverage_bits;
-  if (!append_stats(stats_path(cache_dir_), r) && !stats_failed_) {
-    stats_failed_ = true;
-    reporter_.warning("cannot write the run's figures to " + stats_path(cache_dir_) +
-                      "; cfuzz cover will not plot this run");
-  }
+  cache_writes_->attempt("the run's figures (for cfuzz cover)",
+                         [&] { append_stats(cache_writes_->root(), stats_path(cache_dir_), r); });
 }
 
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {

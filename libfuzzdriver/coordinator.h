@@ -28,6 +28,7 @@
 #include "core/dictionary.h"
 #include "libfuzzdriver/baseline_cache.h"
 #include "libfuzzdriver/cache_sync.h"
+#include "libfuzzdriver/cache_writes.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/scheduler.h"
@@ -123,8 +124,11 @@ class Coordinator {
   static CallOutcome damaged_call(const CallOutcome& r, const std::string& why);
   // The command that runs the file `name` of SRCDIR/testdata/fuzz/<test>/ alone.
   std::string rerun_command(const std::string& name, const std::string& srcdir) const;
-  // Writes the input under SRCDIR/testdata/fuzz/<test>/; returns the path to show.
-  std::string write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun);
+  // Writes the input under SRCDIR/testdata/fuzz/<test>/; returns the path to show. With
+  // `confine_below` (the cache root, for the fallback tree), no symbolic link below it is
+  // followed.
+  std::string write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun,
+                                  const std::string& confine_below = {});
   // Saves the failing input of report `r` under testdata/, or in the fallback tree with
   // the input printed in the report, and sets its re-run command (findings.cc).
   void save_failing_input(const corpus::Entry& input, FailureReport* r);
@@ -143,11 +147,11 @@ class Coordinator {
   std::chrono::system_clock::time_point wall_start_;  // for claims shared with other runs
   // Safe from any thread.
   Reporter reporter_;
-  std::unique_ptr<CacheWatcher> watcher_;  // the cache, as other runs write to it
-  std::atomic<bool> interrupted_{false};   // SIGINT or SIGTERM: minimizations stop early too
+  std::unique_ptr<CacheWatcher> watcher_;      // the cache, as other runs write to it
+  std::unique_ptr<CacheWrites> cache_writes_;  // every write to the cache
+  std::atomic<bool> interrupted_{false};       // SIGINT or SIGTERM: minimizations stop early too
   // The main thread's.
-  std::string run_id_;         // names this run's records in the stats file
-  bool stats_failed_ = false;  // warned once that they cannot be written
+  std::string run_id_;  // names this run's records in the stats file
 
   // Shared by the worker threads and the main thread.
   Mutex mu_;

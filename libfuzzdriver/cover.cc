@@ -63,7 +63,8 @@ int cover_target(const CoverOptions& o) {
   std::string cache = cache_dir_for(o.cachedir, target.abs_path, test.name);
   CacheContents cached = load_cache(cache, test.types, test.shapes);
   for (auto& c : cached.entries) inputs.push_back(std::move(c.values));
-  for (const auto& why : cached.skipped) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
+  for (const auto& why : cached.skipped.unusable) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
+  for (const auto& why : cached.skipped.too_large) std::fprintf(stderr, "cfuzz cover: skipping %s\n", why.c_str());
 
   ReplaySetup setup{env, o.timeout, o.rss_limit_mb, o.parallel};
   if (target.source_coverage) setup.exit_grace = std::chrono::seconds(60);

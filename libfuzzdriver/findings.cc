@@ -126,11 +126,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   }
   // Known before it is on disk: the cache watcher must not take it for another run's.
   watcher_->note_known(e.name);
-  try {
-    save_to_cache(cache_dir_, best);
-  } catch (const std::exception& ex) {
-    reporter_.warning(std::string("cannot save to the cache: ") + ex.what());
-  }
+  cache_writes_->attempt("a new entry", [&] { save_to_cache(cache_writes_->root(), cache_dir_, best); });
   reporter_.new_entry(e.name, added, execs);
   spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
 }
@@ -145,14 +141,18 @@ std::string Coordinator::rerun_command(const std::string& name, const std::strin
   return cmd;
 }
 
-std::string Coordinator::write_failing_input(const corpus::Entry& input, const std::string& srcdir,
-                                             std::string* rerun) {
+std::string Coordinator::write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun,
+                                             const std::string& confine_below) {
   std::string dir = srcdir + "/testdata/fuzz/" + test_.name;
   std::string text = corpus::encode(input);
   std::string name = content_name(text);
-  make_directories(dir);
   fs::path path = fs::path(dir) / name;
-  write_file_atomic(path, text);
+  if (confine_below.empty()) {
+    make_directories(dir);
+    write_file_atomic(path, text);
+  } else {
+    Directory::open_below(confine_below, dir, /*create=*/true).write_file_atomic(name, text);
+  }
   *rerun = rerun_command(name, srcdir);
   std::error_code ec;
   fs::path shown = fs::proximate(path, ec);
@@ -188,7 +188,7 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
 
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
   // Runs sharing the cache that find the same failure write one reproducer between them.
-  FailureClaim claim((fs::path(cache_dir_).parent_path() / ".claims").string(), test_.name,
+  FailureClaim claim(cache_writes_->root(), (fs::path(cache_dir_).parent_path() / ".claims").string(), test_.name,
                      core::failure_signature(r->failure), wall_start_);
   if (!claim.acquire()) {
     fs::path other = claim.other_path();
@@ -215,7 +215,7 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
     r->input_base64 = base64_encode(text);
     std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
     try {
-      r->written_to = write_failing_input(input, fallback, &r->rerun);
+      r->written_to = write_failing_input(input, fallback, &r->rerun, cache_writes_->root());
       claim.record(r->written_to);
     } catch (const std::exception& e2) {
       r->write_error += "; and not under " + fallback + " either: " + e2.what();

@@ -126,6 +126,14 @@ void Reporter::failure(const FailureReport& r) {
     std::lock_guard<std::mutex> lock(mu_);
     record_.failures.push_back(r);
   }
+  if (!r.write_error.empty() && r.written_to.empty()) {
+    // Saved nowhere (a full or read-only disk): the report is all that is left of the
+    // input, and standard output may be a file on that same disk. Standard error gets it too.
+    std::lock_guard<std::mutex> lock(mu_);
+    std::fprintf(stderr, "cfuzz: the failing input of %s could not be saved (%s); here it is in full:\n%s",
+                 r.test.c_str(), r.write_error.c_str(), r.input_v1.c_str());
+    std::fflush(stderr);
+  }
   std::string summary = core::failure_summary(r.failure, r.stack.empty());
   if (json_) {
     json j{{"event", "failure"},

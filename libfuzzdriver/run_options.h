@@ -29,6 +29,7 @@ struct RunOptions {
   std::uint64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0: the limit is max_len at once
   std::optional<std::uint64_t> seed;                     // fixes the PRNG: same seed, corpus, 1 worker = same run
   std::string cachedir;                                  // empty: the default cache location
+  bool shared_cache = false;                             // the cache root may be another user's (cache_dir.h)
   std::string srcdir;                                    // where testdata/ lives; empty: as the target decides
   bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)

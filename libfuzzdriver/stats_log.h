@@ -12,7 +12,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libfuzzdriver/coverage_report.h"
@@ -20,6 +23,9 @@
 namespace cfuzz::driver {
 
 inline constexpr std::size_t kMaxStatsRecords = 4000;
+// A file bigger than this was not written by cfuzz (4000 records take about 600 KB): it is
+// read as empty, and the next thinning starts it anew.
+inline constexpr std::uint64_t kStatsFileLimit = std::uint64_t{16} << 20;
 
 // The stats file of the test whose cache is `test_cache_dir` (cache_dir_for).
 std::string stats_path(const std::string& test_cache_dir);
@@ -27,11 +33,22 @@ std::string stats_path(const std::string& test_cache_dir);
 // A new run id: the start time and the process id.
 std::string new_run_id();
 
-// Appends one record; then thins the file if it grew past `max_records`. Returns false
-// (and leaves the file as it was) when it cannot write.
-bool append_stats(const std::string& path, const StatsRecord& record, std::size_t max_records = kMaxStatsRecords);
+// Appends one record to `path`, which is below the cache root `root` (no symbolic link
+// below `root` is followed, and none at `path`: file_io.h's Directory::append); then thins
+// the file if it grew past `max_records`. Throws FileError, leaving no torn record, when it
+// cannot write.
+void append_stats(const std::string& root, const std::string& path, const StatsRecord& record,
+                  std::size_t max_records = kMaxStatsRecords);
 
-// The records of the file, oldest first; a missing file has none, a torn line is skipped.
+// The records of the file, oldest first; a missing file has none, and a line that is not a
+// record as cfuzz writes them (torn, too long, of other types) is skipped. The file may be
+// anyone's (a shared cache): it is read through no symbolic link and up to kStatsFileLimit.
 std::vector<StatsRecord> read_stats(const std::string& path);
+
+// The records of the file's text, as read_stats reads them.
+std::vector<StatsRecord> parse_stats(std::string_view text);
+
+// One line of the file as a record; none when it is not one.
+std::optional<StatsRecord> parse_stats_line(std::string_view line);
 
 }  // namespace cfuzz::driver

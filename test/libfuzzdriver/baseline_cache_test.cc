@@ -1,6 +1,8 @@
 // The baseline an earlier run of the same binary measured, kept beside the cache.
 #include "libfuzzdriver/baseline_cache.h"
 
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -24,7 +26,7 @@ TEST(BaselineCache, ReadsBackWhatItSavedForTheSameBinaryOnly) {
   cache.put(BaselineCache::key_of("go test fuzz v1\n[]byte(\"a\")\n"), {8, 9, 17});
   cache.put(BaselineCache::key_of("go test fuzz v1\n[]byte(\"b\")\n"), {});
   EXPECT_TRUE(cache.changed());
-  cache.save(path, id);
+  cache.save(dir.str(), path, id);
   cache.mark_written();
   EXPECT_FALSE(cache.changed());
 
@@ -47,7 +49,7 @@ TEST(BaselineCache, ATruncatedOrForeignFileIsIgnored) {
   std::string id(32, 'a');
   BaselineCache cache;
   cache.put(1, {1, 2, 3, 4});
-  cache.save(path, id);
+  cache.save(dir.str(), path, id);
   std::string bytes = read_file_bytes(path);
   write_file_atomic(path, bytes.substr(0, bytes.size() - 3));  // a run killed mid-write, or a full disk
   EXPECT_EQ(BaselineCache::load(path, id).size(), 0u);
@@ -55,6 +57,43 @@ TEST(BaselineCache, ATruncatedOrForeignFileIsIgnored) {
   EXPECT_EQ(BaselineCache::load(path, id).size(), 0u);
   EXPECT_EQ(BaselineCache::load((dir.path() / "missing").string(), id).size(), 0u);
   EXPECT_EQ(BaselineCache::binary_identity((dir.path() / "missing").string()), "");
+}
+
+TEST(BaselineCache, OnlyTheWantedEntriesAreKeptAndALinkIsNeitherReadNorWrittenThrough) {
+  test::TempDir dir;
+  std::string path = (dir.path() / "FuzzX.baseline").string();
+  std::string id(32, 'b');
+  BaselineCache cache;
+  cache.put(1, {8});
+  cache.put(2, {9, 10});
+  cache.save(dir.str(), path, id);
+  BaselineCache wanted = BaselineCache::load(path, id, [](std::uint64_t key) { return key == 2; });
+  EXPECT_EQ(wanted.size(), 1u);
+  EXPECT_NE(wanted.find(2), nullptr);
+
+  std::string bytes = read_file_bytes(path);
+  std::filesystem::remove(path);
+  write_file_atomic((dir.path() / "elsewhere").string(), bytes);
+  std::filesystem::create_symlink(dir.path() / "elsewhere", path);
+  EXPECT_EQ(BaselineCache::load(path, id).size(), 0u) << "read through a link";
+  try {
+    cache.save(dir.str(), path, id);
+    ADD_FAILURE() << "written through a link";
+  } catch (const FileError& e) {
+    EXPECT_EQ(e.error(), ELOOP);
+  }
+  EXPECT_EQ(read_file_bytes(dir.path() / "elsewhere"), bytes);
+}
+
+TEST(BaselineCache, ACountLargerThanTheFileIsRejectedWithoutAllocatingIt) {
+  std::string id(32, 'c');
+  std::string bytes = "cfuzz-baseline-1\n" + id + "\n";
+  std::uint64_t key = 7;
+  std::uint32_t count = 0xffffffff;
+  bytes.append(reinterpret_cast<const char*>(&key), 8);
+  bytes.append(reinterpret_cast<const char*>(&count), 4);
+  bytes += "abcd";
+  EXPECT_EQ(BaselineCache::parse(bytes, id).size(), 0u);
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
 // The run figures `cfuzz run` keeps beside the cache for `cfuzz cover`'s plot.
 #include "libfuzzdriver/stats_log.h"
 
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
+#include "libfuzzdriver/file_io.h"
 #include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {
@@ -30,8 +34,8 @@ TEST(StatsLog, SitsBesideTheTestsCacheDirectoryNotInIt) {
 TEST(StatsLog, RecordsReadBackAsWrittenAndTheDirectoryIsMadeWhenMissing) {
   test::TempDir dir;
   std::string path = stats_path((dir.path() / "never-run/FuzzX").string());
-  ASSERT_TRUE(append_stats(path, record("a", 100)));
-  ASSERT_TRUE(append_stats(path, record("a", 250)));
+  append_stats(dir.str(), path, record("a", 100));
+  append_stats(dir.str(), path, record("a", 250));
   auto back = read_stats(path);
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[1].run, "a");
@@ -46,7 +50,7 @@ TEST(StatsLog, ATornLineIsSkippedAndAMissingFileHasNoRecords) {
   test::TempDir dir;
   std::string path = (dir.path() / "FuzzX.stats.jsonl").string();
   EXPECT_TRUE(read_stats(path).empty());
-  append_stats(path, record("a", 1));
+  append_stats(dir.str(), path, record("a", 1));
   std::ofstream(path, std::ios::app) << "{\"run\":\"a\",\"ti";  // a run killed mid-write
   EXPECT_EQ(read_stats(path).size(), 1u);
 }
@@ -55,8 +59,8 @@ TEST(StatsLog, StaysBoundedKeepingEveryRunsFirstAndLastRecord) {
   test::TempDir dir;
   std::string path = (dir.path() / "FuzzX.stats.jsonl").string();
   const std::size_t max = 40;
-  for (std::uint64_t i = 1; i <= 30; ++i) ASSERT_TRUE(append_stats(path, record("first", i * 1000), max));
-  for (std::uint64_t i = 1; i <= 300; ++i) ASSERT_TRUE(append_stats(path, record("second", i * 1000), max));
+  for (std::uint64_t i = 1; i <= 30; ++i) append_stats(dir.str(), path, record("first", i * 1000), max);
+  for (std::uint64_t i = 1; i <= 300; ++i) append_stats(dir.str(), path, record("second", i * 1000), max);
   auto back = read_stats(path);
   EXPECT_LE(back.size(), max);
   EXPECT_GE(back.size(), max / 2 - 2) << "thinned by half at most each time";
@@ -73,6 +77,43 @@ TEST(StatsLog, StaysBoundedKeepingEveryRunsFirstAndLastRecord) {
       EXPECT_LT(back[i - 1].execs, back[i].execs) << "in order";
     }
   }
+}
+
+TEST(StatsLog, AFileThatIsASymbolicLinkIsNeitherAppendedToNorRead) {
+  test::TempDir dir;
+  std::string path = stats_path((dir.path() / "FuzzX").string());
+  { std::ofstream(dir.path() / "victim") << "{\"run\":\"theirs\",\"execs\":1}\n"; }
+  std::filesystem::create_symlink(dir.path() / "victim", path);
+  try {
+    append_stats(dir.str(), path, record("a", 1));
+    ADD_FAILURE() << "appended through a link";
+  } catch (const FileError& e) {
+    EXPECT_EQ(e.error(), ELOOP);
+  }
+  EXPECT_TRUE(read_stats(path).empty()) << "a link is not followed when reading either";
+  std::ifstream in(dir.path() / "victim");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "{\"run\":\"theirs\",\"execs\":1}\n");
+}
+
+TEST(StatsLog, LinesOfOtherShapesAreSkippedNotTrusted) {
+  EXPECT_TRUE(parse_stats_line(R"({"run":"a","time":1.5,"elapsed":2,"execs":3,"corpus":4,"edges":5,"features":6})"));
+  EXPECT_TRUE(parse_stats_line("{}")) << "absent fields are 0, as before";
+  for (const char* line : {
+           R"({"run":5})",          // not a string
+           R"({"execs":"many"})",   // not a number
+           R"({"execs":-1})",       // not a count
+           R"({"execs":1e300})",    // a count too big for 64 bits
+           R"({"execs":2.5})",      // not a whole number
+           R"({"time":-3})",        // before the epoch
+           R"({"elapsed":1e999})",  // not finite
+           R"([1,2,3])",            // not an object
+           R"("text")",             //
+           "{\"run\":\"\xff\"}",    // not UTF-8
+       }) {
+    EXPECT_FALSE(parse_stats_line(line)) << line;
+  }
+  EXPECT_FALSE(parse_stats_line("{\"run\":\"" + std::string(5000, 'a') + "\"}")) << "far longer than a record";
 }
 
 }  // namespace
