@@ -24,6 +24,8 @@ What it does:
 It writes soak.csv (one row per sample) and soak.md (a table: the first minute, every 10
 minutes, the end; and whether memory, descriptors and threads were flat and whether execs/s
 stayed within 10% of the first minute's) in the run's directory, and prints the table.
+ASAN_OPTIONS in its environment reach cfuzz's workers after cfuzz's own settings, so they
+win: `ASAN_OPTIONS=quarantine_size_mb=64` tries a smaller quarantine (AFL++ sets its own).
 
 The run is not pinned and takes no CPU lock (an hour of it would stall every other
 benchmark): on a shared machine its execs/s follow the machine's load, which is why each
@@ -57,7 +59,7 @@ LIBRARY = "libxml2"
 AFL_SEED = b"<a/>"
 AFL_ENV = {"AFL_SKIP_CPUFREQ": "1", "AFL_NO_UI": "1", "AFL_NO_AFFINITY": "1",
            "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES": "1"}
-FIELDS = ("pid", "rss_kb", "anon_kb", "fds", "threads")
+FIELDS = ("pid", "rss_kb", "anon_kb", "pss_kb", "fds", "threads")
 
 
 # ---------------------------------------------------------------- /proc
@@ -93,16 +95,19 @@ def exe_of(pid):
 
 
 def facts(pids):
-    """Summed resident set, its anonymous part, descriptors and threads of pids (the ones
-    still alive); None when none is."""
-    total, alive = dict(rss_kb=0, anon_kb=0, fds=0, threads=0), False
+    """Summed resident set, its anonymous part, its proportional share (pages shared between
+    processes, such as a forked child's with its parent, count once in the sum), descriptors
+    and threads of pids (the ones still alive); None when none is."""
+    total, alive = dict(rss_kb=0, anon_kb=0, pss_kb=0, fds=0, threads=0), False
     for pid in pids:
         try:
             status = Path(f"/proc/{pid}/status").read_text()
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
             fds = len(os.listdir(f"/proc/{pid}/fd"))
         except OSError:
             continue
         alive = True
+        total["pss_kb"] += sum(int(l.split()[1]) for l in rollup.splitlines() if l.startswith("Pss:"))
         for line in status.splitlines():
             key, _, value = line.partition(":")
             if key in ("VmRSS", "RssAnon", "Threads"):
@@ -257,7 +262,8 @@ def soak(run, secs, interval, work):
     samples = []
     with open(work / "stdout.txt", "wb") as out, open(work / "stderr.txt", "wb") as err, \
             open(work / "soak.csv", "w", newline="") as f:
-        columns = ["t", "load1", "tree_rss_kb"] + [f"{s} {k}" for s in run.slot_names for k in FIELDS] + \
+        columns = ["t", "load1", "tree_rss_kb", "tree_pss_kb"] + \
+                  [f"{s} {k}" for s in run.slot_names for k in FIELDS] + \
                   ["restarts", "execs", "execs_per_sec", "corpus"]
         writer = csv.writer(f)
         writer.writerow(columns)
@@ -275,13 +281,14 @@ def soak(run, secs, interval, work):
                 continue
             next_at += interval
             t = round(time.monotonic() - start, 1)
-            row = dict(t=t, load1=load_average(), tree_rss_kb=0)
+            row = dict(t=t, load1=load_average(), tree_rss_kb=0, tree_pss_kb=0)
             for name, pids in zip(run.slot_names, run.processes()):
                 got = facts(pids) or {}
                 row[f"{name} pid"] = pids[0] if pids else ""
                 for k in FIELDS[1:]:
                     row[f"{name} {k}"] = got.get(k, "")
                 row["tree_rss_kb"] += got.get("rss_kb", 0)
+                row["tree_pss_kb"] += got.get("pss_kb", 0)
             execs, rate, corpus = run.progress()
             row.update(restarts=run.restarts(), execs=execs, execs_per_sec=None if rate is None else round(rate),
                        corpus=corpus)
@@ -326,9 +333,17 @@ def mib(kb):
     return "" if number(kb) is None else f"{kb / 1024:.0f}"
 
 
+def whole(run, samples):
+    """The samples in which every process was there: the last ones, taken while the fuzzer
+    was stopping its workers, may miss some."""
+    found = [s for s in samples if all(number(s[f"{n} rss_kb"]) is not None for n in run.slot_names)]
+    return found or samples
+
+
 def verdicts(run, samples, secs):
     """Sentences on memory, descriptors, threads and speed."""
     lines = []
+    everything, samples = samples, whole(run, samples)
     half = row_at(samples, secs / 2)
     end = samples[-1]
     for name in run.slot_names:
@@ -345,8 +360,10 @@ def verdicts(run, samples, secs):
             if values:
                 lines.append(f"- {name}: {key} " + (f"flat at {min(values)}" if len(values) == 1 else
                                                      f"between {min(values)} and {max(values)}") + " after the first minute")
-    peak = max(s["tree_rss_kb"] for s in samples)
-    lines.append(f"- peak RSS of all processes together: {peak / 1024:.0f} MiB; workers replaced: {end['restarts']}")
+    peak = max(s["tree_rss_kb"] for s in everything)
+    peak_pss = max(s["tree_pss_kb"] for s in everything)
+    lines.append(f"- peak of all processes together: RSS {peak / 1024:.0f} MiB, PSS {peak_pss / 1024:.0f} MiB; "
+                 f"workers replaced: {end['restarts']}")
     first = window(samples, 60, "execs_per_sec")
     if first:
         base = statistics.median(first)
@@ -367,7 +384,7 @@ def markdown(run, samples, secs, header):
            "| at | load | " + " | ".join(f"RSS MiB {n}" for n in names) + " | fds | threads | execs/s | corpus |",
            "|---" * (len(names) + 6) + "|"]
     for t in marks(secs, 0):
-        s = row_at(samples, t)
+        s = row_at(whole(run, samples), t)
         rates = window(samples, t, "execs_per_sec")
         loads = window(samples, t, "load1")
         label = "1st min" if t == 60 else ("end" if t == secs else f"{t // 60} min")
@@ -380,6 +397,17 @@ def markdown(run, samples, secs, header):
             "before the row; load: the 1-minute load average, the mean over that minute.", ""]
     out += verdicts(run, samples, secs)
     return "\n".join(out) + "\n"
+
+
+def read_samples(path):
+    """The samples of a soak.csv, numbers as numbers."""
+    def value(v):
+        try:
+            return float(v) if "." in v else int(v)
+        except ValueError:
+            return v
+    with open(path, newline="") as f:
+        return [{k: value(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
 # ---------------------------------------------------------------- main
@@ -395,6 +423,8 @@ def parse_args(argv):
     ap.add_argument("--cfuzz-build", type=Path, default=Path(os.environ.get("CFUZZ_BUILD_DIR", ROOT / "build")),
                     help="the cfuzz build directory to use (default: $CFUZZ_BUILD_DIR or the repository's build/)")
     ap.add_argument("--name", help="the run's directory under DIR/runs (default: FUZZER-SECSs)")
+    ap.add_argument("--table-only", action="store_true",
+                    help="run nothing: make the table again from the soak.csv of the run's directory")
     args = ap.parse_args(argv)
     args.cfuzz_build = args.cfuzz_build.resolve()
     if not (args.cfuzz_build / "bin" / "cfuzz").exists():
@@ -412,15 +442,22 @@ def main(argv=None):
     src = realworld.fetch(args.dir / "src", spec["package"])
     variant = "cfuzz-asan" if args.fuzzer == "cfuzz" else "afl-asan"
     binary = realworld.build(LIBRARY, spec, src, args.dir / "build", args.cfuzz_build, which=(variant,))[variant]
-    work = fresh_dir(args.dir / "runs" / (args.name or f"{args.fuzzer}-{args.secs}s"))
+    work = args.dir / "runs" / (args.name or f"{args.fuzzer}-{args.secs}s")
+    if not args.table_only:
+        fresh_dir(work)
     commit = realworld.cfuzz_commit(args.cfuzz_build)
     if args.fuzzer == "cfuzz":
         run = CfuzzRun(args.cfuzz_build, binary, work, args.secs, args.seed)
     else:
         run = AflRun(binary, work, args.secs, args.seed)
+    if args.table_only:
+        samples = read_samples(work / "soak.csv")
+        print(markdown(run, samples, min(args.secs, int(samples[-1]["t"])), f"{run.name}, {work}"), end="")
+        return
     header = (f"{run.name} on {LIBRARY} ({src.name}, fuzz/xml.c, ASan), 2 workers, {args.secs} s, sampled every "
               f"{args.interval} s; {os.cpu_count()} CPUs, started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
-              + (f", cfuzz {commit}" if args.fuzzer == "cfuzz" else ""))
+              + (f", cfuzz {commit}" if args.fuzzer == "cfuzz" else "")
+              + (f", ASAN_OPTIONS={os.environ['ASAN_OPTIONS']}" if os.environ.get("ASAN_OPTIONS") else ""))
     log(f"soak: {header}\nsoak: {' '.join(str(c) for c in run.cmd)}\nsoak: writing {work}/soak.csv")
     samples, code = soak(run, args.secs, args.interval, work)
     if not samples:
