@@ -14,8 +14,9 @@ What it does:
   run       `cfuzz run -p 2 --keepfuzzing --json` from an empty corpus for --secs (default
             3600); with --fuzzer afl, two afl-fuzz instances (-M and -S, `-m none`, the
             seed `<a/>`) for as long, to put cfuzz's peak memory beside AFL++'s
-  samples   every --interval seconds (default 10), from /proc: the resident set (VmRSS, and
-            its anonymous part RssAnon), open file descriptors and threads of the coordinator
+  samples   every --interval seconds (default 10), from /proc: the resident set (VmRSS, its
+            anonymous part RssAnon, and PSS, in which pages shared between processes count
+            once), open file descriptors and threads of the coordinator
             and of each worker (for AFL++: each afl-fuzz process, and the target processes
             under it summed); execs/s over the interval and the corpus size from cfuzz's JSON
             `progress` lines (AFL++'s plot_data); the machine's 1-minute load average; and
@@ -37,6 +38,7 @@ repository; cfuzz comes from --cfuzz-build or the repository's build/.
   python3 scripts/bench/soak.py --secs 180                 # a 3-minute check
   nice -n 10 python3 scripts/bench/soak.py                 # the hour
   nice -n 10 python3 scripts/bench/soak.py --fuzzer afl    # AFL++ on the same harness
+  python3 scripts/bench/soak.py --secs 180 --table-only    # the table again, from soak.csv
 """
 import argparse
 import csv
