@@ -363,9 +363,9 @@ def verdicts(run, samples, secs):
                 lines.append(f"- {name}: {key} " + (f"flat at {min(values)}" if len(values) == 1 else
                                                      f"between {min(values)} and {max(values)}") + " after the first minute")
     peak = max(s["tree_rss_kb"] for s in everything)
-    peak_pss = max(s["tree_pss_kb"] for s in everything)
-    lines.append(f"- peak of all processes together: RSS {peak / 1024:.0f} MiB, PSS {peak_pss / 1024:.0f} MiB; "
-                 f"workers replaced: {end['restarts']}")
+    pss = [s["tree_pss_kb"] for s in everything if number(s.get("tree_pss_kb")) is not None]  # not in older CSVs
+    lines.append(f"- peak of all processes together: RSS {peak / 1024:.0f} MiB"
+                 + (f", PSS {max(pss) / 1024:.0f} MiB" if pss else "") + f"; workers replaced: {end['restarts']}")
     first = window(samples, 60, "execs_per_sec")
     if first:
         base = statistics.median(first)
