@@ -32,7 +32,8 @@ How:
               `-fprofile-instr-generate -fcoverage-mapping` linked with
               scripts/bench/targets/replay_main.cc (measuring). The library's own configure step
               runs once with plain clang for its config headers (or amalgamation, or tables);
-              then the library's sources are compiled directly. Builds are cached: a step runs
+              then the library's sources are compiled directly (scripts/bench/soak.py asks for two
+              more builds, with AddressSanitizer: see variants()). Builds are cached: a step runs
               again only when its command or an input file changed (a new cfuzz runtime relinks).
   runs        one at a time, each under flock on /tmp/cfuzz-cpu.lock and pinned to one core with
               taskset; one worker (cfuzz `-p 1`, libFuzzer one process), an empty corpus, no
@@ -82,6 +83,7 @@ CPU_LOCK = "/tmp/cfuzz-cpu.lock"
 
 OPT = ["-O1", "-gline-tables-only"]
 COVERAGE = ["-fprofile-instr-generate", "-fcoverage-mapping"]
+ASAN = ["-fsanitize=address"]
 TIMEOUT_SECS, RSS_LIMIT_MB = 10, 2048
 FUZZERS = ["cfuzz", "libFuzzer"]
 
@@ -311,16 +313,27 @@ def fetch(src_root, package):
 # ---------------------------------------------------------------- builds
 
 def variants(cfuzz_build):
-    """Compilers and link commands of the three builds."""
+    """Compilers and link commands of every build: the three of the comparison
+    (BENCH_VARIANTS), and the AddressSanitizer builds only scripts/bench/soak.py asks for (a
+    cfuzz target, and AFL++'s persistent-mode driver as `AFL_USE_ASAN=1 afl-clang-fast`)."""
     bin_dir = cfuzz_build / "bin"
+    runtime = [cfuzz_build / "lib" / "libcfuzz_runtime.a", cfuzz_build / "lib" / "libcfuzz_interceptors.a"]
+    afl = ["env", "AFL_USE_ASAN=1", "AFL_QUIET=1"]
     return {
         "cfuzz": dict(cc=[bin_dir / "cfuzz-clang"], cxx=[bin_dir / "cfuzz-clang++"], link=[bin_dir / "cfuzz-clang++"],
-                      deps=[cfuzz_build / "lib" / "libcfuzz_runtime.a", cfuzz_build / "lib" / "libcfuzz_interceptors.a"]),
+                      deps=runtime),
         "libfuzzer": dict(cc=["clang", "-fsanitize=fuzzer-no-link"], cxx=["clang++", "-fsanitize=fuzzer-no-link"],
                           link=["clang++", "-fsanitize=fuzzer"], deps=[]),
         "coverage": dict(cc=["clang", *COVERAGE], cxx=["clang++", *COVERAGE],
                          link=["clang++", *COVERAGE, REPLAY_MAIN], deps=[REPLAY_MAIN]),
+        "cfuzz-asan": dict(cc=[bin_dir / "cfuzz-clang", *ASAN], cxx=[bin_dir / "cfuzz-clang++", *ASAN],
+                           link=[bin_dir / "cfuzz-clang++", *ASAN], deps=runtime),
+        "afl-asan": dict(cc=[*afl, "afl-clang-fast"], cxx=[*afl, "afl-clang-fast++"],
+                         link=[*afl, "afl-clang-fast++", "-fsanitize=fuzzer"], deps=[]),
     }
+
+
+BENCH_VARIANTS = ("cfuzz", "libfuzzer", "coverage")
 
 
 def lib_root(src, spec):
@@ -386,16 +399,17 @@ def compile_commands(spec, root, variant, obj_dir):
         yield obj, [*compiler, *common, "-c", src, "-o", obj], [src]
 
 
-def build(name, spec, src, builds, cfuzz_build):
-    """Builds the library's three binaries (cached); returns {variant: binary}."""
+def build(name, spec, src, builds, cfuzz_build, which=BENCH_VARIANTS):
+    """Builds the library's binaries of the variants `which` (cached); returns {variant: binary}."""
     root = lib_root(src, spec)
     prepare(spec, root)
+    chosen = {vname: variant for vname, variant in variants(cfuzz_build).items() if vname in which}
     steps = {vname: list(compile_commands(spec, root, variant, builds / name / vname / "obj"))
-             for vname, variant in variants(cfuzz_build).items()}
+             for vname, variant in chosen.items()}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
         list(pool.map(lambda step: run_step(*step, root), [s for v in steps.values() for s in v]))
     binaries = {}
-    for vname, variant in variants(cfuzz_build).items():
+    for vname, variant in chosen.items():
         binary = builds / name / vname / name
         objs = [obj for obj, _, _ in steps[vname]]
         link = [*variant["link"], *OPT, *spec.get("flags", []), *objs, *spec.get("libs", []), "-o", binary]
