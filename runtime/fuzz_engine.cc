@@ -15,7 +15,7 @@
 #include "runtime/leak_check.h"
 #include "runtime/value_profile.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace rpc = core::rpc;
 using core::FailureRecord;
@@ -394,4 +394,4 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check, std::uint64_t count) {
   return res;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -20,10 +20,11 @@
 #include "runtime/cmp_table.h"
 #include "runtime/cmp_words.h"
 #include "runtime/custom_mutator.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/executor.h"
 #include "runtime/registry.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // What a worker checks around each execution when it replays a call that damaged its RPC
 // descriptors or shared memory (the engine itself checks nothing).
@@ -131,4 +132,4 @@ class FuzzEngine {
   bool check_const_input_ = false;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

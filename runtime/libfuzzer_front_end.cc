@@ -39,7 +39,7 @@
 #include "runtime/private_region.h"
 #include "runtime/test_body.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -624,4 +624,4 @@ int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTes
   }
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "core/length_control.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct LibFuzzerOptions {
   std::int64_t runs = -1;  // -1: no limit
@@ -63,4 +64,4 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv);
 // The flag list for -help=1.
 void print_libfuzzer_help(const char* program);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

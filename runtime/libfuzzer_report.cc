@@ -14,7 +14,7 @@
 #include "runtime/input_limits.h"
 #include "runtime/malloc_limit.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -269,4 +269,4 @@ void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView sh
   execution_state().report_failure = report_libfuzzer_failure;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -18,8 +18,9 @@
 
 #include "core/failure_record.h"
 #include "core/shm_layout.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct ArtifactSettings {
   std::string prefix;      // -artifact_prefix
@@ -59,4 +60,4 @@ std::string unit_bytes(const core::InputAreaHeader& area, bool raw_unit);
 // The unit with libFuzzer's output spelling: "0x41,0x42," and the escaped text.
 void print_unit(int fd, const std::uint8_t* data, std::size_t size);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
