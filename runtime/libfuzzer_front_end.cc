@@ -37,7 +37,9 @@
 #include "runtime/libfuzzer_units.h"
 #include "runtime/malloc_limit.h"
 #include "runtime/private_region.h"
+#include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
+#include "runtime/value_profile.h"
 
 namespace fuzzer::cfuzz {
 
@@ -86,6 +88,18 @@ class FrontEnd {
     int report_fd = 2;
     if ((o_.close_fd_mask & 2) != 0) report_fd = dup(2);
     close_fds();
+    // Read first and counted as libFuzzer counts them (FuzzerDriver.cpp prints this line
+    // before anything else).
+    for (const auto& path : o_.dicts) {
+      try {
+        std::vector<std::string> words = core::parse_dictionary_file(path);
+        say("Dictionary: " + std::to_string(words.size()) + " entries");
+        dictionary_.add_user_words(std::move(words));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ERROR: %s\n", e.what());
+        return 1;
+      }
+    }
     std::uint64_t seed = o_.seed != 0 ? o_.seed
                                       : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
                                             static_cast<std::uint64_t>(getpid());
@@ -200,14 +214,6 @@ class FrontEnd {
       });
     }
     if (!dirs.empty()) output_dir_ = dirs[0];
-    for (const auto& path : o_.dicts) {
-      try {
-        dictionary_.add_user_words(core::parse_dictionary_file(path));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "ERROR: %s\n", e.what());
-        return 1;
-      }
-    }
     master_seed_ = seed;
     rng_.reseed(seed, 0x5eed);
     initial_runs(units);
@@ -236,17 +242,38 @@ class FrontEnd {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_).count());
   }
 
+  // The instrumented modules' counters and PC tables, as libFuzzer lists them. The
+  // runtime's own counters (the stack-depth and value-profile features) are not a module.
   void print_modules() {
     const auto& cov = coverage_registry();
-    std::string line = "INFO: Loaded " + std::to_string(cov.region_count) + " modules   (" +
-                       std::to_string(cov.total_counters) + " inline 8-bit counters): ";
+    std::size_t modules = 0, counters = 0;
+    std::string ranges;
     for (std::size_t i = 0; i < cov.region_count; ++i) {
+      const core::CounterRegion& r = cov.regions[i];
+      if (is_stack_depth_region(r) || is_value_profile_region(r)) continue;
       char range[64];
-      std::snprintf(range, sizeof range, "[%p, %p), ", static_cast<const void*>(cov.regions[i].begin),
-                    static_cast<const void*>(cov.regions[i].begin + cov.regions[i].size));
-      line += std::to_string(cov.regions[i].size) + " " + range;
+      std::snprintf(range, sizeof range, "[%p, %p), ", static_cast<const void*>(r.begin),
+                    static_cast<const void*>(r.begin + r.size));
+      ranges += std::to_string(r.size) + " " + range;
+      ++modules;
+      counters += r.size;
     }
-    say(line);
+    say("INFO: Loaded " + std::to_string(modules) + " modules   (" + std::to_string(counters) +
+        " inline 8-bit counters): " + ranges);
+    if (cov.pc_table_count == 0) return;
+    std::size_t pcs = 0;
+    ranges.clear();
+    for (std::size_t i = 0; i < cov.pc_table_count; ++i) {
+      const PcTable& t = cov.pc_tables[i];
+      std::size_t n = static_cast<std::size_t>(t.end - t.begin) / 2;  // (pc, flags) pairs
+      char range[64];
+      std::snprintf(range, sizeof range, "[%p,%p), ", static_cast<const void*>(t.begin),
+                    static_cast<const void*>(t.end));
+      ranges += std::to_string(n) + " " + range;
+      pcs += n;
+    }
+    say("INFO: Loaded " + std::to_string(cov.pc_table_count) + " PC tables (" + std::to_string(pcs) +
+        " PCs): " + ranges);
   }
 
   void map_region(std::uint64_t slot_capacity) {
@@ -314,10 +341,12 @@ class FrontEnd {
       smallest = std::min<std::uint64_t>(smallest, u.second.size());
       biggest = std::max<std::uint64_t>(biggest, u.second.size());
     }
+    // The empty input first, run once and never kept, as libFuzzer does (and counts).
+    corpus::Entry zero;
+    for (auto t : types_) zero.push_back(corpus::zero_value(t));
+    run_once(zero);
     if (units.empty()) {
       say("INFO: A corpus is not provided, starting from an empty corpus");
-      corpus::Entry zero;
-      for (auto t : types_) zero.push_back(corpus::zero_value(t));
       run_initial(zero, "");
     } else {
       say("INFO: seed corpus: files: " + std::to_string(units.size()) + " min: " + std::to_string(smallest) +
@@ -335,8 +364,6 @@ class FrontEnd {
       for (const auto& u : units) known_units_.insert(fs::path(u.first).filename().string());
     }
     if (corpus_.empty()) {
-      corpus::Entry zero;
-      for (auto t : types_) zero.push_back(corpus::zero_value(t));
       corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
     }
     if (covered_counters() == 0) {
@@ -352,6 +379,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
+    set_libfuzzer_mutation_sequence(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
     if (run_once(entry).status == rpc::status::kSkipped) return;
     keep_if_new(entry, name, false);
   }
@@ -429,7 +457,8 @@ class FrontEnd {
     if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
     if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
     if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
-    if (o_.len_control > 0 && length_control_.current() != 0)
+    // libFuzzer's INITED line has no lim: (its limit is set after the line).
+    if (o_.len_control > 0 && length_control_.current() != 0 && std::string_view(what) != "INITED")
       line += " lim: " + std::to_string(length_control_.current());
     line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
             "Mb" + extra;
@@ -441,6 +470,8 @@ class FrontEnd {
   }
 
   void fuzz() {
+    // libFuzzer's pulse: at every power of two of the executions, once the run is 2 s old.
+    // A call stops at the next one, so the line comes at that count.
     std::uint64_t next_pulse = 1;
     while (next_pulse <= execs_) next_pulse *= 2;
     std::uint64_t calls = 0;
@@ -462,6 +493,7 @@ class FrontEnd {
         std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - execs_;
         p.limit = p.limit != 0 ? std::min(p.limit, left) : left;
       }
+      if (o_.verbosity > 0) p.limit = p.limit != 0 ? std::min(p.limit, next_pulse - execs_) : next_pulse - execs_;
       p.deadline_ms = plan.deadline_ms;
       p.max_len = o_.len_control > 0 ? length_control_.limit(execs_) : max_len_;
       p.input_to_state = plan.input_to_state;
@@ -470,6 +502,7 @@ class FrontEnd {
       p.dictionary = *dictionary_.words_for_calls();
       reload();
       std::size_t parent = plan.entry;
+      note_base_unit(base.values);
       rpc::FuzzResult r = engine_->fuzz(p);
       count_executions(r.execs);
       if (plan.input_to_state != 0) {
@@ -492,11 +525,20 @@ class FrontEnd {
           say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: 1 cfuzz-");
         }
       }
-      if (execs_ >= next_pulse && o_.verbosity > 0) {
+      if (execs_ >= next_pulse) {
+        // A minimization that went past the power of two skips that pulse.
+        if (execs_ == next_pulse && o_.verbosity > 0 && elapsed_seconds() >= 2) say_status("pulse ");
         while (next_pulse <= execs_) next_pulse *= 2;
-        say_status("pulse ");
       }
     }
+  }
+
+  // The crash line's "base unit": the unit a fuzz call mutates, named as its file would be.
+  void note_base_unit(const corpus::Entry& base) {
+    std::string unit = raw_ ? raw_bytes(base) : corpus::encode(base);
+    char hex[core::kSha1HexSize + 1];
+    core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
+    set_libfuzzer_mutation_sequence("1 cfuzz-", hex);
   }
 
   // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest

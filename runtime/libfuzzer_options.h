@@ -24,7 +24,7 @@ struct LibFuzzerOptions {
   std::int64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0 or less: off
   std::uint64_t seed = 0;                               // 0: from the clock
   std::vector<std::string> dicts;
-  std::string artifact_prefix;
+  std::string artifact_prefix = "./";  // libFuzzer's default: the current directory
   std::string exact_artifact_path;
   bool print_final_stats = false;
   bool only_ascii = false;

@@ -20,6 +20,10 @@ namespace {
 
 ArtifactSettings g_settings;
 core::ShmView g_shm(nullptr, core::ShmGeometry{});
+// The crash line's figures (set_libfuzzer_mutation_sequence).
+constexpr const char* kNoBaseUnit = "0000000000000000000000000000000000000000";
+char g_mutations[512];
+char g_base_unit[core::kSha1HexSize + 1] = "0000000000000000000000000000000000000000";
 bool g_reported = false;  // a failure found while reporting one is not reported again
 
 // A line built in a fixed buffer and written with one write(2).
@@ -222,8 +226,12 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   if (std::string_view(artifact_kind(r)) == "leak-") {
     l.add("INFO: to ignore leaks on libFuzzer side use -detect_leaks=0.\n\n").write_to(fd);
   }
-  l.add("MS: 0 ; base unit: 0000000000000000000000000000000000000000\n").write_to(fd);
-  print_unit(fd, data, size);
+  // As libFuzzer: an input given as a file is not a unit of the run, and gets none of this.
+  if (g_settings.save_artifacts) {
+    l.add("MS: ").add(g_mutations[0] != '\0' ? g_mutations : "0 ").add("; base unit: ").add(g_base_unit).add("\n");
+    l.write_to(fd);
+    print_unit(fd, data, size);
+  }
 
   if (!g_settings.save_artifacts) {
     if (g_settings.final_stats != nullptr) g_settings.final_stats(fd);
@@ -261,6 +269,11 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   write_base64(fd, data, size);
   if (g_settings.final_stats != nullptr) g_settings.final_stats(fd);
   return status;
+}
+
+void set_libfuzzer_mutation_sequence(const char* mutations, const char* base_sha1) {
+  core::failure_set(g_mutations, mutations != nullptr ? mutations : "");
+  core::failure_set(g_base_unit, base_sha1 != nullptr ? base_sha1 : kNoBaseUnit);
 }
 
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm) {

@@ -4,6 +4,8 @@
 //   ==PID== ERROR: libFuzzer: deadly signal | timeout after N seconds |
 //                  out-of-memory (used: NMb; limit: NMb) | fuzz target exited
 //   SUMMARY: libFuzzer: ...
+//   MS: N Mutation-...; base unit: <sha1>   (not for inputs given as files)
+//   0x41,0x42,...                            the unit, and as text
 //   artifact_prefix='PREFIX'; Test unit written to PREFIXcrash-<sha1>
 //   Base64: ...
 //
@@ -49,6 +51,12 @@ inline constexpr int kReportedByAnotherExitCode = 72;
 // From now on, failures are reported libFuzzer's way and the failing input (what is in
 // `shm`'s current area) is written as an artifact.
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm);
+
+// What the crash line "MS: N ...; base unit: <sha1>" says about the input being run: the
+// mutations that made it from the unit `base_sha1` (40 hex digits), or (null, null) for
+// a unit run as it is (a seed: "MS: 0 ; base unit: 000..."). `mutations` is libFuzzer's
+// spelling, "2 InsertByte-ManualDict- DE: \"ab\"-". Both are copied.
+void set_libfuzzer_mutation_sequence(const char* mutations, const char* base_sha1);
 
 // Reports a failure that did not end the process (a failed check, an exception the runtime
 // caught, a UBSan report that let the input go on); returns the exit status.
