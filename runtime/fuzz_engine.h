@@ -42,6 +42,8 @@ inline constexpr const char* kOverwritesConstInput = "overwrites-const-input";
 
 class FuzzEngine {
  public:
+  // The mutations that made the current input (libFuzzer's "MS:" lines).
+  const core::Mutator& mutator() const { return mutator_; }
   // `f` must hold the fuzz function; `shm` is a region of the layout, header validated.
   FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::ShmView shm);
 

@@ -379,7 +379,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
-    set_libfuzzer_mutation_sequence(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
+    set_libfuzzer_mutation_source(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
     if (run_once(entry).status == rpc::status::kSkipped) return;
     keep_if_new(entry, name, false);
   }
@@ -516,13 +516,14 @@ class FrontEnd {
       if (r.status == rpc::status::kFailure) fail();
       if (r.status == rpc::status::kInteresting) {
         dictionary_.credit(useful);
+        std::string mutations = mutation_sequence(useful);  // before minimizing runs other inputs
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
         if (keep_if_new(found, "", true)) {
           corpus_.at(parent).found++;
           ++new_units_;
           length_control_.corpus_grew(execs_);
-          say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: 1 cfuzz-");
+          say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: " + mutations);
         }
       }
       if (execs_ >= next_pulse) {
@@ -533,12 +534,44 @@ class FrontEnd {
     }
   }
 
+  // libFuzzer's "2 EraseBytes-DictInsert- DE: \"key\"-": the mutations that made the new
+  // unit, and the dictionary words its chain of mutations used.
+  std::string mutation_sequence(const std::vector<std::string>& words) const {
+    char ops[core::Mutator::kMaxSequence * 24 + 24];
+    engine_->mutator().describe_sequence(ops, sizeof ops);
+    std::string text = ops;
+    if (words.empty()) return text;
+    if (text.back() == ' ') text.pop_back();  // "0 ": no mutation (the base unit itself)
+    text += " DE: ";
+    for (const auto& w : words) text += "\"" + escaped_word(w) + "\"-";
+    return text;
+  }
+
+  // A word as libFuzzer prints dictionary entries: printable bytes as they are, quotes and
+  // backslashes escaped, the rest as three octal digits ("\377").
+  static std::string escaped_word(const std::string& w) {
+    std::string out;
+    for (unsigned char ch : w) {
+      if (ch == '"' || ch == '\\') {
+        out += '\\';
+        out += static_cast<char>(ch);
+      } else if (ch >= 0x20 && ch < 0x7f) {
+        out += static_cast<char>(ch);
+      } else {
+        char oct[8];
+        std::snprintf(oct, sizeof oct, "\\%03o", ch);
+        out += oct;
+      }
+    }
+    return out;
+  }
+
   // The crash line's "base unit": the unit a fuzz call mutates, named as its file would be.
   void note_base_unit(const corpus::Entry& base) {
     std::string unit = raw_ ? raw_bytes(base) : corpus::encode(base);
     char hex[core::kSha1HexSize + 1];
     core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
-    set_libfuzzer_mutation_sequence("1 cfuzz-", hex);
+    set_libfuzzer_mutation_source(&engine_->mutator(), hex);
   }
 
   // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest

@@ -22,7 +22,7 @@ ArtifactSettings g_settings;
 core::ShmView g_shm(nullptr, core::ShmGeometry{});
 // The crash line's figures (set_libfuzzer_mutation_sequence).
 constexpr const char* kNoBaseUnit = "0000000000000000000000000000000000000000";
-char g_mutations[512];
+const core::Mutator* g_mutator = nullptr;
 char g_base_unit[core::kSha1HexSize + 1] = "0000000000000000000000000000000000000000";
 bool g_reported = false;  // a failure found while reporting one is not reported again
 
@@ -228,7 +228,9 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   }
   // As libFuzzer: an input given as a file is not a unit of the run, and gets none of this.
   if (g_settings.save_artifacts) {
-    l.add("MS: ").add(g_mutations[0] != '\0' ? g_mutations : "0 ").add("; base unit: ").add(g_base_unit).add("\n");
+    char mutations[core::Mutator::kMaxSequence * 24 + 24] = "0 ";
+    if (g_mutator != nullptr) g_mutator->describe_sequence(mutations, sizeof mutations);
+    l.add("MS: ").add(mutations).add("; base unit: ").add(g_base_unit).add("\n");
     l.write_to(fd);
     print_unit(fd, data, size);
   }
@@ -271,8 +273,8 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   return status;
 }
 
-void set_libfuzzer_mutation_sequence(const char* mutations, const char* base_sha1) {
-  core::failure_set(g_mutations, mutations != nullptr ? mutations : "");
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1) {
+  g_mutator = mutator;
   core::failure_set(g_base_unit, base_sha1 != nullptr ? base_sha1 : kNoBaseUnit);
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "core/failure_record.h"
+#include "core/mutator.h"
 #include "core/shm_layout.h"
 #include "runtime/engine_namespace.h"
 
@@ -52,11 +53,11 @@ inline constexpr int kReportedByAnotherExitCode = 72;
 // `shm`'s current area) is written as an artifact.
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm);
 
-// What the crash line "MS: N ...; base unit: <sha1>" says about the input being run: the
-// mutations that made it from the unit `base_sha1` (40 hex digits), or (null, null) for
-// a unit run as it is (a seed: "MS: 0 ; base unit: 000..."). `mutations` is libFuzzer's
-// spelling, "2 InsertByte-ManualDict- DE: \"ab\"-". Both are copied.
-void set_libfuzzer_mutation_sequence(const char* mutations, const char* base_sha1);
+// What the crash line "MS: N Name-...; base unit: <sha1>" says about the input being run:
+// the mutations `mutator` made since its sequence began, from the unit `base_sha1` (40
+// hex digits, copied), or (null, null) for a unit run as it is (a seed: "MS: 0 ; base
+// unit: 000...").
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1);
 
 // Reports a failure that did not end the process (a failed check, an exception the runtime
 // caught, a UBSan report that let the input go on); returns the exit status.

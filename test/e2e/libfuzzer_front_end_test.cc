@@ -485,6 +485,7 @@ const std::vector<std::pair<std::string, std::regex>>& libfuzzer_line_kinds() {
       {"seed corpus", std::regex(R"(^INFO: seed corpus: files: \d+ min: \d+b max: \d+b total: \d+b rss: \d+Mb$)")},
       {"inited", std::regex(R"(^#\d+\tINITED cov: \d+ ft: \d+ corp: \d+/\d+b exec/s: \d+ rss: \d+Mb$)")},
       {"new", std::regex(R"(^#\d+\tNEW    cov: \d+ ft: \d+ corp: \d+/\d+b .*L: \d+/\d+ MS: \d+ ([A-Za-z]+-)+.*$)")},
+      {"new with words", std::regex(R"(^#\d+\tNEW    .* MS: \d+ ([A-Za-z]+-)+ DE: (".*"-)+$)")},
       {"pulse", std::regex(R"(^#(\d+)\tpulse  cov: .*$)")},
       {"done", std::regex(R"(^#\d+\tDONE   cov: \d+ ft: \d+ corp: .*$)")},
       {"done runs", std::regex(R"(^Done \d+ runs in \d+ second\(s\)$)")},
