@@ -219,6 +219,7 @@ class FrontEnd {
     initial_runs(units);
     fuzz();
     say_status("DONE  ");
+    print_recommended_dictionary();
     say("Done " + std::to_string(execs_) + " runs in " + std::to_string(elapsed_seconds()) + " second(s)");
     print_final_stats();
     return 0;
@@ -437,9 +438,17 @@ class FrontEnd {
     }
   }
 
+  // libFuzzer's cov: the modules' counters (edges) reached, not the runtime's own
+  // (stack depth, value profile), which count only as features.
   std::size_t covered_counters() const {
+    const auto& cov = coverage_registry();
     std::size_t n = 0;
-    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i) n += shm_.mask()[i] != 0;
+    for (std::size_t r = 0; r < cov.region_count; ++r) {
+      const core::CounterRegion& region = cov.regions[r];
+      if (is_stack_depth_region(region) || is_value_profile_region(region)) continue;
+      std::size_t end = std::min(region.offset + region.size, geometry_.counters_capacity);
+      for (std::size_t i = region.offset; i < end; ++i) n += shm_.mask()[i] != 0;
+    }
     return n;
   }
   std::size_t features() const {
@@ -564,6 +573,16 @@ class FrontEnd {
       }
     }
     return out;
+  }
+
+  // The automatic dictionary's words that found new coverage, as libFuzzer recommends its
+  // own for -dict (between the DONE line and "Done N runs").
+  void print_recommended_dictionary() {
+    auto words = dictionary_.recommended();
+    if (words.empty()) return;
+    say("###### Recommended dictionary. ######");
+    for (const auto& [word, uses] : words) say("\"" + escaped_word(word) + "\" # Uses: " + std::to_string(uses));
+    say("###### End of recommended dictionary. ######");
   }
 
   // The crash line's "base unit": the unit a fuzz call mutates, named as its file would be.

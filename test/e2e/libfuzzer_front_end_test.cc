@@ -488,6 +488,8 @@ const std::vector<std::pair<std::string, std::regex>>& libfuzzer_line_kinds() {
       {"new with words", std::regex(R"(^#\d+\tNEW    .* MS: \d+ ([A-Za-z]+-)+ DE: (".*"-)+$)")},
       {"pulse", std::regex(R"(^#(\d+)\tpulse  cov: .*$)")},
       {"done", std::regex(R"(^#\d+\tDONE   cov: \d+ ft: \d+ corp: .*$)")},
+      {"recommended dictionary", std::regex(R"(^###### Recommended dictionary\. ######$)")},
+      {"recommended word", std::regex(R"(^".*" # Uses: \d+$)")},
       {"done runs", std::regex(R"(^Done \d+ runs in \d+ second\(s\)$)")},
       {"crash ms", std::regex(R"(^MS: \d+ .*; base unit: [0-9a-f]{40}$)")},
       {"artifact", std::regex(R"(^artifact_prefix='\./'; Test unit written to \./crash-[0-9a-f]{40}$)")},
