@@ -490,6 +490,7 @@ class FrontEnd {
                                input_to_state_budget_.allows(execs_));
       const core::CorpusEntry& base = corpus_.at(plan.entry);
       core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
+      note_base_unit(base.values);  // here: reload() below may grow the corpus under `base`
       if (plan.splice != plan.entry) {
         core::store_entry(shm_.splice(), corpus_.at(plan.splice).values, geometry_.input_area_size);
       } else {
@@ -511,7 +512,6 @@ class FrontEnd {
       p.dictionary = *dictionary_.words_for_calls();
       reload();
       std::size_t parent = plan.entry;
-      note_base_unit(base.values);
       rpc::FuzzResult r = engine_->fuzz(p);
       count_executions(r.execs);
       if (plan.input_to_state != 0) {
