@@ -5,10 +5,11 @@
 //              below it, three functions below it
 //   U0 U1 U3   signed integer overflow (UndefinedBehaviorSanitizer), at the same depths
 // Anything else returns.
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+
+#include <climits>
 
 namespace {
 
