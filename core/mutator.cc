@@ -451,7 +451,21 @@ constexpr ByteOp kByteOps[] = {
     word_insert,         word_overwrite,        word_replace_operand,  word_replace_operand,
     ascii_number,        insert_after_match,    insert_within_lengths, replace_span,
 };
+// Their names on libFuzzer's "MS:" lines: libFuzzer's own where the operator does what
+// libFuzzer's of that name does, else a name of the same kind.
+constexpr const char* kByteOpNames[] = {
+    "EraseBytes",          "InsertBytes",         "CopyPart",            "CopyPart",
+    "ChangeBit",           "ChangeByte",          "ChangeByte",          "SwapBytes",
+    "ChangeBinInt",        "ChangeBinInt",        "ChangeBinInt",        "ChangeBinInt",
+    "InterestingValue",    "InterestingValue",    "InterestingValue",    "InterestingValue",
+    "InsertRepeatedBytes", "ChangeRepeatedBytes", "ShuffleBytes",        "SwapChunks",
+    "CrossOver",           "CrossOver",           "CrossOver",
+    "DictInsert",          "DictOverwrite",       "CMP",                 "CMP",
+    "ChangeASCIIInteger",  "InsertAfterMatch",    "InsertWithinLengths", "ReplaceSpan",
+};
 // clang-format on
+static_assert(std::size(kByteOpNames) == std::size(kByteOps));
+static_assert(std::size(kByteOps) < 64, "byte operator ids must stay below Mutator::kScalarOp");
 
 int type_width(Type t) {
   switch (t) {
@@ -584,16 +598,47 @@ void Mutator::mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t
   // Operators that do not apply (too short, no room, no partner) draw again; a bounded
   // number of draws keeps a degenerate input (empty, no room) from spinning.
   for (int attempt = 0; attempt < 64; ++attempt) {
-    if (kByteOps[rng.below(std::size(kByteOps))](c)) return;
+    auto op = static_cast<std::uint8_t>(rng.below(std::size(kByteOps)));
+    if (kByteOps[op](c)) {
+      note(op);
+      return;
+    }
   }
   // Nothing applied (an empty value, or one at its length limit): grow by one byte or
   // flip a bit, so that every call changes something.
   if (*len < cap) {
     data[*len] = static_cast<std::uint8_t>(rng.below(256));
     ++*len;
+    note(kGrowOp);
   } else if (*len > 0) {
     data[rng.below(*len)] ^= 1;
+    note(kFlipOp);
   }
+}
+
+std::size_t Mutator::describe_sequence(char* out, std::size_t cap) const {
+  if (cap == 0) return 0;
+  std::size_t n = 0;
+  auto put = [&](std::string_view s) {
+    for (char ch : s) {
+      if (n + 1 < cap) out[n++] = ch;
+    }
+  };
+  char count[24];
+  int k = std::snprintf(count, sizeof count, "%u ", sequence_len_);
+  put(std::string_view(count, k > 0 ? static_cast<std::size_t>(k) : 0));
+  for (std::size_t i = 0; i < std::min<std::size_t>(sequence_len_, kMaxSequence); ++i) {
+    std::uint8_t op = sequence_[i];
+    put(op < std::size(kByteOpNames) ? kByteOpNames[op]
+        : op == kScalarOp            ? "ChangeBinInt"
+        : op == kValueMutatorOp      ? "Custom"
+        : op == kGrowOp              ? "InsertByte"
+        : op == kFlipOp              ? "ChangeBit"
+                                     : "CMP");
+    put("-");
+  }
+  out[n] = '\0';
+  return n;
 }
 
 bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng) {
@@ -615,14 +660,19 @@ bool Mutator::mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg&
       }
       if (value_mutator_ != nullptr &&
           value_mutator_->mutate_value(i, ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng)) {
+        note(kValueMutatorOp);
         return true;
       }
       mutate_bytes(ShmView::slot_data(input, i), &slot.len, cap, other, other_len, rng);
       break;
     }
     default:
-      if (value_mutator_ != nullptr && value_mutator_->mutate_bits(i, &slot.bits, rng)) return true;
+      if (value_mutator_ != nullptr && value_mutator_->mutate_bits(i, &slot.bits, rng)) {
+        note(kValueMutatorOp);
+        return true;
+      }
       slot.bits = mutate_scalar(slot.bits, type, rng, words_);
+      note(kScalarOp);
       break;
   }
   return false;

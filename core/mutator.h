@@ -96,12 +96,31 @@ class Mutator {
   // the value mutator made it.
   bool mutate(InputAreaHeader& input, const InputAreaHeader* splice, Pcg& rng);
 
+  // The operators of the mutations made since begin_sequence(), for libFuzzer's
+  // "MS: 2 EraseBytes-CrossOver-" on the lines of a new unit and of a crash: a byte of
+  // operator id a mutation, the first kMaxSequence kept, named only when described.
+  static constexpr std::size_t kMaxSequence = 8;
+  void begin_sequence() { sequence_len_ = 0; }
+  // An input-to-state replacement (libFuzzer's CMP), made by the engine rather than here.
+  void note_comparison_replacement() { note(kComparisonOp); }
+  // "N Name-Name-" into `out` (always terminated); returns the length written.
+  std::size_t describe_sequence(char* out, std::size_t cap) const;
+
   // The byte-level engine, exposed for tests: mutates data[0, *len) with room up to `cap`.
   void mutate_bytes(std::uint8_t* data, std::uint64_t* len, std::uint64_t cap, const std::uint8_t* other,
                     std::uint64_t other_len, Pcg& rng);
 
  private:
+  // Ids past the byte operators' (mutator.cc's kByteOps).
+  static constexpr std::uint8_t kScalarOp = 64, kValueMutatorOp = 65, kGrowOp = 66, kFlipOp = 67, kComparisonOp = 68;
+  void note(std::uint8_t op) {
+    if (sequence_len_ < kMaxSequence) sequence_[sequence_len_] = op;
+    ++sequence_len_;
+  }
+
   std::size_t max_len_;
+  std::uint8_t sequence_[kMaxSequence] = {};
+  std::uint32_t sequence_len_ = 0;
   const WordSource* words_ = nullptr;
   ValueMutator* value_mutator_ = nullptr;
   std::vector<std::uint8_t> scratch_;  // for swapping chunks; sized once

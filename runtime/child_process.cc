@@ -11,7 +11,7 @@
 
 extern char** environ;
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 ChildResult run_child(const std::vector<std::string>& argv, ChildOutput output, const std::string& path) {
   ChildResult result;
@@ -102,4 +102,4 @@ std::vector<std::string> own_command(int argc, char** argv, const std::vector<st
   return cmd;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

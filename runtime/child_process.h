@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 struct ChildResult {
   int exit_code = -1;  // the exit status, or 128 + the signal that killed it
@@ -38,4 +40,4 @@ pid_t wait_any_child(int* exit_code);
 std::vector<std::string> own_command(int argc, char** argv, const std::vector<std::string>& drop,
                                      const std::vector<std::string>& add);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

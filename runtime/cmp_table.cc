@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 CmpTable cmp_table_detail::g_cmp_table;
 
@@ -44,4 +44,4 @@ void CmpTable::clear() {
   match_count_ = 0;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

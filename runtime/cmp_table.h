@@ -10,8 +10,9 @@
 #include <cstdint>
 
 #include "core/address_values.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 class CmpTable;
 namespace cmp_table_detail {
@@ -180,4 +181,4 @@ class CmpTable {
   std::size_t match_count_;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -7,7 +7,7 @@
 #include "core/decimal_text.h"
 #include "core/shm_layout.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -637,4 +637,4 @@ std::vector<std::string> CmpWords::new_constants(std::size_t max) const {
   return words;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -28,8 +28,9 @@
 
 #include "core/mutator.h"
 #include "runtime/cmp_table.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 class CmpWords : public core::WordSource {
  public:
@@ -119,4 +120,4 @@ class CmpWords : public core::WordSource {
   mutable std::size_t used_count_ = 0;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -6,8 +6,9 @@
 #include <cstdint>
 
 #include "core/coverage.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct PcTable {
   const std::uintptr_t* begin;  // pairs of (pc, flags), one per counter
@@ -27,4 +28,4 @@ struct CoverageRegistry {
 
 CoverageRegistry& coverage_registry();
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

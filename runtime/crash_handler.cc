@@ -33,7 +33,7 @@ void __ubsan_get_current_report_data(const char** kind, const char** message, co
                                      unsigned* col, char** memory_addr) __attribute__((weak));
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 ExecutionState& execution_state() {
   static std::atomic<std::uint32_t> standalone_phase{0};
@@ -515,7 +515,7 @@ void install_crash_handlers() {
   on_exit(on_exit_hook, nullptr);
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
 
 // ThreadSanitizer only prints a race and goes on, unless told to halt; a seed run must fail
 // on the input that raced, and say which it was. (Fuzzing workers get the same setting

@@ -12,8 +12,9 @@
 #include <string_view>
 
 #include "core/failure_record.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct ExecutionState {
   // Phase of the current input (core::Phase); shared memory in worker mode.
@@ -70,4 +71,4 @@ void note_ubsan_report();
 // the input's failure and returns true.
 bool take_ubsan_report(core::FailureRecord* r);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -16,7 +16,7 @@ std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* data1, std::size_t siz
 std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -95,7 +95,7 @@ void set_llvm_fuzzer_mutate_engine(core::Mutator* mutator, core::Pcg* rng) {
   g_engine_rng = rng;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
 
 std::size_t cfuzz::mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size) {
   return LLVMFuzzerMutate(data, size, max_size);

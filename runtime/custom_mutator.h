@@ -21,10 +21,11 @@
 
 #include "core/mutator.h"
 #include "core/pcg.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/registry.h"
 #include "runtime/test_state.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // Thrown when a mutator breaks the contract (a size over max_size): the run stops with
 // this message instead of fuzzing on with a broken mutator.
@@ -67,4 +68,4 @@ class CustomMutators : public core::ValueMutator {
 // seed run or its own tests) a mutator of its own with a fixed seed.
 void set_llvm_fuzzer_mutate_engine(core::Mutator* mutator, core::Pcg* rng);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

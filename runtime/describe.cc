@@ -13,7 +13,7 @@
 #include "runtime/test_body.h"
 #include "runtime/testdata.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 int describe_target(const std::string& srcdir) {
   core::rpc::DescribeReply reply;
@@ -49,4 +49,4 @@ int describe_target(const std::string& srcdir) {
   return core::rpc::write_all(fd, text) ? 0 : 2;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

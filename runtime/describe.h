@@ -7,8 +7,10 @@
 
 #include <string>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 int describe_target(const std::string& srcdir);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

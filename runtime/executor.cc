@@ -8,7 +8,7 @@
 #include "runtime/stack_depth_feature.h"
 #include "runtime/stack_limit.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // Every call of the fuzz function goes through this one small function, so that a crash
 // site can end the stack where the runtime begins (crash_handler.cc stops at its frame).
@@ -99,4 +99,4 @@ void Executor::views_of(const corpus::Entry& entry, InputBuffers& buffers, detai
   }
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -6,10 +6,11 @@
 #include <string_view>
 
 #include "core/failure_record.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/input_buffers.h"
 #include "runtime/test_state.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 enum class RunResult { Pass, Fail, Skip };
 
@@ -54,4 +55,4 @@ class Executor {
   std::string out_of_domain_;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

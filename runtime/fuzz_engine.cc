@@ -15,7 +15,7 @@
 #include "runtime/leak_check.h"
 #include "runtime/value_profile.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace rpc = core::rpc;
 using core::FailureRecord;
@@ -241,6 +241,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // (input-to-state), and the front end learns its constants.
   base_cmps_.clear();
   core::copy_input_area(shm_.base(), shm_.current());
+  mutator_.begin_sequence();
   cmp_table().set_probing(true);
   Step base_step = execute(&failure, &count, check, res);
   cmp_table().set_probing(false);
@@ -260,6 +261,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     // Go's chain: five stacked mutations, then back to the original input.
     if (chain++ % 5 == 0) {
       core::copy_input_area(shm_.base(), shm_.current());
+      mutator_.begin_sequence();
       hdr_.rng_state = rng_.state();
       hdr_.rng_inc = rng_.inc();
       words_.begin_chain();
@@ -293,6 +295,7 @@ bool FuzzEngine::replace(const rpc::FuzzParams& p, std::uint32_t value, std::siz
   if (custom_mutators_.handles(value) || (structure_.handles(value) && old_len != bytes.size())) return false;
   core::InputAreaHeader& a = shm_.current();
   if (!apply(value, pos, old_len, bytes, a)) return false;
+  mutator_.note_comparison_replacement();
   if (structure_.handles(value)) {  // a count may have changed: keep what is saved canonical
     structure_.make_canonical(value, core::ShmView::slot_data(a, value), &a.slots[value].len, a.slot_capacity);
   }
@@ -313,6 +316,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
     if (budget.over(*count)) return Step::Continue;
     res.input_to_state_next = i + 1;
     core::copy_input_area(shm_.base(), shm_.current());
+    mutator_.begin_sequence();
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();
     Step step = execute(failure, count, check, res);
@@ -330,6 +334,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
                                       follow_ups_, kFollowUps);
     for (std::size_t k = 0; k < n && chained_runs < candidate_runs + kFollowUps * kChainDepth; ++k) {
       core::copy_input_area(shm_.base(), shm_.current());
+      mutator_.begin_sequence();
       if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) break;
       const CmpWords::FollowUp* f = &follow_ups_[k];
       CmpWords::ByteOrder order = CmpWords::ByteOrder::Little;
@@ -375,6 +380,7 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check, std::uint64_t count) {
   check_area(shm_.base(), "base");
   start_call();
   core::copy_input_area(shm_.base(), shm_.current());
+  mutator_.begin_sequence();
   FailureRecord failure;
   bool fresh = false;
   std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
@@ -394,4 +400,4 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check, std::uint64_t count) {
   return res;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -20,10 +20,11 @@
 #include "runtime/cmp_table.h"
 #include "runtime/cmp_words.h"
 #include "runtime/custom_mutator.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/executor.h"
 #include "runtime/registry.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // What a worker checks around each execution when it replays a call that damaged its RPC
 // descriptors or shared memory (the engine itself checks nothing).
@@ -41,6 +42,8 @@ inline constexpr const char* kOverwritesConstInput = "overwrites-const-input";
 
 class FuzzEngine {
  public:
+  // The mutations that made the current input (libFuzzer's "MS:" lines).
+  const core::Mutator& mutator() const { return mutator_; }
   // `f` must hold the fuzz function; `shm` is a region of the layout, header validated.
   FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::ShmView shm);
 
@@ -131,4 +134,4 @@ class FuzzEngine {
   bool check_const_input_ = false;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

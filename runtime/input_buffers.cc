@@ -8,7 +8,7 @@ extern "C" {
 void __asan_poison_memory_region(void const volatile* addr, std::size_t size) __attribute__((weak));
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -40,4 +40,4 @@ const std::uint8_t* InputBuffers::fill(std::size_t slot, const std::uint8_t* dat
   return b.bytes.get();
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

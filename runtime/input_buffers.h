@@ -11,7 +11,9 @@
 #include <memory>
 #include <vector>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 class InputBuffers {
  public:
@@ -31,4 +33,4 @@ class InputBuffers {
   std::vector<Buffer> buffers_;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -15,7 +15,7 @@
 #include "core/shm_layout.h"
 #include "runtime/crash_handler.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -92,4 +92,4 @@ void start_input_watchdog(const InputLimits& limits) {
 
 std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstdint>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 struct InputLimits {
   std::chrono::nanoseconds timeout{0};  // 0: none
@@ -24,4 +26,4 @@ void start_input_watchdog(const InputLimits& limits);
 // The resident set size the watchdog read last, in MB (for the out-of-memory report).
 std::uint64_t watchdog_last_rss_mb();
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

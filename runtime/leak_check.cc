@@ -16,7 +16,7 @@ int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile
 int __lsan_do_recoverable_leak_check() __attribute__((weak));
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -74,4 +74,4 @@ void fail_input_for_leak() {
                      "allocated)");
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

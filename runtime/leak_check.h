@@ -9,7 +9,9 @@
 // allocates in global state) they stop, as libFuzzer's do.
 #pragma once
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 // Turns detection on, if the target has LeakSanitizer; without it this does nothing.
 void enable_leak_detection();
@@ -25,4 +27,4 @@ bool input_leaked();
 // Fails the running input as a leak and ends the process (crash_handler.h).
 [[noreturn]] void fail_input_for_leak();
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

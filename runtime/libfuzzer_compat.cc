@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "runtime/engine_namespace.h"
 #include "runtime/registry.h"
 
 extern "C" {
@@ -13,7 +14,7 @@ int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) __attribu
 int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak));
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -33,4 +34,4 @@ void register_libfuzzer_harness(int* argc, char*** argv) {
   detail::register_test(kHarnessTestName, &libfuzzer_body, "libFuzzer harness", 0);
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

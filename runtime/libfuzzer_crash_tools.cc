@@ -12,7 +12,7 @@
 #include "runtime/child_process.h"
 #include "runtime/libfuzzer_units.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -167,4 +167,4 @@ int cleanse_crash(const LibFuzzerOptions& o, int argc, char** argv) {
   return 0;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

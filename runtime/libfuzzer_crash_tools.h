@@ -17,9 +17,10 @@
 #include <string>
 
 #include "corpus_format/value.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/libfuzzer_options.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // The parents; each returns the exit status.
 int minimize_crash(const LibFuzzerOptions& o, int argc, char** argv);
@@ -30,4 +31,4 @@ int cleanse_crash(const LibFuzzerOptions& o, int argc, char** argv);
 int minimize_crash_step(const corpus::Entry& input, const std::function<void(const corpus::Entry&)>& run,
                         const std::function<bool()>& out_of_time);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -37,9 +37,11 @@
 #include "runtime/libfuzzer_units.h"
 #include "runtime/malloc_limit.h"
 #include "runtime/private_region.h"
+#include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
+#include "runtime/value_profile.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -86,6 +88,18 @@ class FrontEnd {
     int report_fd = 2;
     if ((o_.close_fd_mask & 2) != 0) report_fd = dup(2);
     close_fds();
+    // Read first and counted as libFuzzer counts them (FuzzerDriver.cpp prints this line
+    // before anything else).
+    for (const auto& path : o_.dicts) {
+      try {
+        std::vector<std::string> words = core::parse_dictionary_file(path);
+        say("Dictionary: " + std::to_string(words.size()) + " entries");
+        dictionary_.add_user_words(std::move(words));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ERROR: %s\n", e.what());
+        return 1;
+      }
+    }
     std::uint64_t seed = o_.seed != 0 ? o_.seed
                                       : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
                                             static_cast<std::uint64_t>(getpid());
@@ -200,19 +214,12 @@ class FrontEnd {
       });
     }
     if (!dirs.empty()) output_dir_ = dirs[0];
-    for (const auto& path : o_.dicts) {
-      try {
-        dictionary_.add_user_words(core::parse_dictionary_file(path));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "ERROR: %s\n", e.what());
-        return 1;
-      }
-    }
     master_seed_ = seed;
     rng_.reseed(seed, 0x5eed);
     initial_runs(units);
     fuzz();
     say_status("DONE  ");
+    print_recommended_dictionary();
     say("Done " + std::to_string(execs_) + " runs in " + std::to_string(elapsed_seconds()) + " second(s)");
     print_final_stats();
     return 0;
@@ -236,17 +243,38 @@ class FrontEnd {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_).count());
   }
 
+  // The instrumented modules' counters and PC tables, as libFuzzer lists them. The
+  // runtime's own counters (the stack-depth and value-profile features) are not a module.
   void print_modules() {
     const auto& cov = coverage_registry();
-    std::string line = "INFO: Loaded " + std::to_string(cov.region_count) + " modules   (" +
-                       std::to_string(cov.total_counters) + " inline 8-bit counters): ";
+    std::size_t modules = 0, counters = 0;
+    std::string ranges;
     for (std::size_t i = 0; i < cov.region_count; ++i) {
+      const core::CounterRegion& r = cov.regions[i];
+      if (is_stack_depth_region(r) || is_value_profile_region(r)) continue;
       char range[64];
-      std::snprintf(range, sizeof range, "[%p, %p), ", static_cast<const void*>(cov.regions[i].begin),
-                    static_cast<const void*>(cov.regions[i].begin + cov.regions[i].size));
-      line += std::to_string(cov.regions[i].size) + " " + range;
+      std::snprintf(range, sizeof range, "[%p, %p), ", static_cast<const void*>(r.begin),
+                    static_cast<const void*>(r.begin + r.size));
+      ranges += std::to_string(r.size) + " " + range;
+      ++modules;
+      counters += r.size;
     }
-    say(line);
+    say("INFO: Loaded " + std::to_string(modules) + " modules   (" + std::to_string(counters) +
+        " inline 8-bit counters): " + ranges);
+    if (cov.pc_table_count == 0) return;
+    std::size_t pcs = 0;
+    ranges.clear();
+    for (std::size_t i = 0; i < cov.pc_table_count; ++i) {
+      const PcTable& t = cov.pc_tables[i];
+      std::size_t n = static_cast<std::size_t>(t.end - t.begin) / 2;  // (pc, flags) pairs
+      char range[64];
+      std::snprintf(range, sizeof range, "[%p,%p), ", static_cast<const void*>(t.begin),
+                    static_cast<const void*>(t.end));
+      ranges += std::to_string(n) + " " + range;
+      pcs += n;
+    }
+    say("INFO: Loaded " + std::to_string(cov.pc_table_count) + " PC tables (" + std::to_string(pcs) +
+        " PCs): " + ranges);
   }
 
   void map_region(std::uint64_t slot_capacity) {
@@ -314,10 +342,12 @@ class FrontEnd {
       smallest = std::min<std::uint64_t>(smallest, u.second.size());
       biggest = std::max<std::uint64_t>(biggest, u.second.size());
     }
+    // The empty input first, run once and never kept, as libFuzzer does (and counts).
+    corpus::Entry zero;
+    for (auto t : types_) zero.push_back(corpus::zero_value(t));
+    run_once(zero);
     if (units.empty()) {
       say("INFO: A corpus is not provided, starting from an empty corpus");
-      corpus::Entry zero;
-      for (auto t : types_) zero.push_back(corpus::zero_value(t));
       run_initial(zero, "");
     } else {
       say("INFO: seed corpus: files: " + std::to_string(units.size()) + " min: " + std::to_string(smallest) +
@@ -335,8 +365,6 @@ class FrontEnd {
       for (const auto& u : units) known_units_.insert(fs::path(u.first).filename().string());
     }
     if (corpus_.empty()) {
-      corpus::Entry zero;
-      for (auto t : types_) zero.push_back(corpus::zero_value(t));
       corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
     }
     if (covered_counters() == 0) {
@@ -352,6 +380,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
+    set_libfuzzer_mutation_source(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
     if (run_once(entry).status == rpc::status::kSkipped) return;
     keep_if_new(entry, name, false);
   }
@@ -409,9 +438,17 @@ class FrontEnd {
     }
   }
 
+  // libFuzzer's cov: the modules' counters (edges) reached, not the runtime's own
+  // (stack depth, value profile), which count only as features.
   std::size_t covered_counters() const {
+    const auto& cov = coverage_registry();
     std::size_t n = 0;
-    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i) n += shm_.mask()[i] != 0;
+    for (std::size_t r = 0; r < cov.region_count; ++r) {
+      const core::CounterRegion& region = cov.regions[r];
+      if (is_stack_depth_region(region) || is_value_profile_region(region)) continue;
+      std::size_t end = std::min(region.offset + region.size, geometry_.counters_capacity);
+      for (std::size_t i = region.offset; i < end; ++i) n += shm_.mask()[i] != 0;
+    }
     return n;
   }
   std::size_t features() const {
@@ -429,7 +466,8 @@ class FrontEnd {
     if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
     if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
     if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
-    if (o_.len_control > 0 && length_control_.current() != 0)
+    // libFuzzer's INITED line has no lim: (its limit is set after the line).
+    if (o_.len_control > 0 && length_control_.current() != 0 && std::string_view(what) != "INITED")
       line += " lim: " + std::to_string(length_control_.current());
     line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
             "Mb" + extra;
@@ -441,6 +479,8 @@ class FrontEnd {
   }
 
   void fuzz() {
+    // libFuzzer's pulse: at every power of two of the executions, once the run is 2 s old.
+    // A call stops at the next one, so the line comes at that count.
     std::uint64_t next_pulse = 1;
     while (next_pulse <= execs_) next_pulse *= 2;
     std::uint64_t calls = 0;
@@ -450,6 +490,7 @@ class FrontEnd {
                                input_to_state_budget_.allows(execs_));
       const core::CorpusEntry& base = corpus_.at(plan.entry);
       core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
+      note_base_unit(base.values);  // here: reload() below may grow the corpus under `base`
       if (plan.splice != plan.entry) {
         core::store_entry(shm_.splice(), corpus_.at(plan.splice).values, geometry_.input_area_size);
       } else {
@@ -462,6 +503,7 @@ class FrontEnd {
         std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - execs_;
         p.limit = p.limit != 0 ? std::min(p.limit, left) : left;
       }
+      if (o_.verbosity > 0) p.limit = p.limit != 0 ? std::min(p.limit, next_pulse - execs_) : next_pulse - execs_;
       p.deadline_ms = plan.deadline_ms;
       p.max_len = o_.len_control > 0 ? length_control_.limit(execs_) : max_len_;
       p.input_to_state = plan.input_to_state;
@@ -483,20 +525,72 @@ class FrontEnd {
       if (r.status == rpc::status::kFailure) fail();
       if (r.status == rpc::status::kInteresting) {
         dictionary_.credit(useful);
+        std::string mutations = mutation_sequence(useful);  // before minimizing runs other inputs
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
         if (keep_if_new(found, "", true)) {
           corpus_.at(parent).found++;
           ++new_units_;
           length_control_.corpus_grew(execs_);
-          say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: 1 cfuzz-");
+          say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: " + mutations);
         }
       }
-      if (execs_ >= next_pulse && o_.verbosity > 0) {
+      if (execs_ >= next_pulse) {
+        // A minimization that went past the power of two skips that pulse.
+        if (execs_ == next_pulse && o_.verbosity > 0 && elapsed_seconds() >= 2) say_status("pulse ");
         while (next_pulse <= execs_) next_pulse *= 2;
-        say_status("pulse ");
       }
     }
+  }
+
+  // libFuzzer's "2 EraseBytes-DictInsert- DE: \"key\"-": the mutations that made the new
+  // unit, and the dictionary words its chain of mutations used.
+  std::string mutation_sequence(const std::vector<std::string>& words) const {
+    char ops[core::Mutator::kMaxSequence * 24 + 24];
+    engine_->mutator().describe_sequence(ops, sizeof ops);
+    std::string text = ops;
+    if (words.empty()) return text;
+    if (text.back() == ' ') text.pop_back();  // "0 ": no mutation (the base unit itself)
+    text += " DE: ";
+    for (const auto& w : words) text += "\"" + escaped_word(w) + "\"-";
+    return text;
+  }
+
+  // A word as libFuzzer prints dictionary entries: printable bytes as they are, quotes and
+  // backslashes escaped, the rest as three octal digits ("\377").
+  static std::string escaped_word(const std::string& w) {
+    std::string out;
+    for (unsigned char ch : w) {
+      if (ch == '"' || ch == '\\') {
+        out += '\\';
+        out += static_cast<char>(ch);
+      } else if (ch >= 0x20 && ch < 0x7f) {
+        out += static_cast<char>(ch);
+      } else {
+        char oct[8];
+        std::snprintf(oct, sizeof oct, "\\%03o", ch);
+        out += oct;
+      }
+    }
+    return out;
+  }
+
+  // The automatic dictionary's words that found new coverage, as libFuzzer recommends its
+  // own for -dict (between the DONE line and "Done N runs").
+  void print_recommended_dictionary() {
+    auto words = dictionary_.recommended();
+    if (words.empty()) return;
+    say("###### Recommended dictionary. ######");
+    for (const auto& [word, uses] : words) say("\"" + escaped_word(word) + "\" # Uses: " + std::to_string(uses));
+    say("###### End of recommended dictionary. ######");
+  }
+
+  // The crash line's "base unit": the unit a fuzz call mutates, named as its file would be.
+  void note_base_unit(const corpus::Entry& base) {
+    std::string unit = raw_ ? raw_bytes(base) : corpus::encode(base);
+    char hex[core::kSha1HexSize + 1];
+    core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
+    set_libfuzzer_mutation_source(&engine_->mutator(), hex);
   }
 
   // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
@@ -624,4 +718,4 @@ int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTes
   }
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -5,14 +5,15 @@
 // libFuzzer's output and artifacts (libfuzzer_report.h).
 #pragma once
 
+#include "runtime/engine_namespace.h"
 #include "runtime/libfuzzer_options.h"
 #include "runtime/registry.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // Fuzzes `test`, runs the input files given, or merges corpus directories; returns the
 // exit status (failures end the process from inside, with libFuzzer's exit codes). argv
 // is what the process was started with: some modes run this binary again.
 int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTest& test, int argc, char** argv);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -15,7 +15,7 @@
 #include "runtime/child_process.h"
 #include "runtime/libfuzzer_units.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -270,4 +270,4 @@ int merge_inner(const LibFuzzerOptions& o, std::uint64_t max_len, const UnitFeat
   return 0;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

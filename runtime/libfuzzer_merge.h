@@ -21,9 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "runtime/engine_namespace.h"
 #include "runtime/libfuzzer_options.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // The outer process; returns the exit status.
 int merge_outer(const LibFuzzerOptions& o, int argc, char** argv);
@@ -34,4 +35,4 @@ using UnitFeatures = std::function<std::vector<std::uint32_t>(const std::string&
 // The inner process: runs the units the control file lists and has no record for.
 int merge_inner(const LibFuzzerOptions& o, std::uint64_t max_len, const UnitFeatures& run);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

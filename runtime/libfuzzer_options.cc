@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -211,4 +211,4 @@ void print_libfuzzer_help(const char* program) {
   std::printf("\n");
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

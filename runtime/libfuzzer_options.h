@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "core/length_control.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct LibFuzzerOptions {
   std::int64_t runs = -1;  // -1: no limit
@@ -23,7 +24,7 @@ struct LibFuzzerOptions {
   std::int64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0 or less: off
   std::uint64_t seed = 0;                               // 0: from the clock
   std::vector<std::string> dicts;
-  std::string artifact_prefix;
+  std::string artifact_prefix = "./";  // libFuzzer's default: the current directory
   std::string exact_artifact_path;
   bool print_final_stats = false;
   bool only_ascii = false;
@@ -63,4 +64,4 @@ LibFuzzerOptions parse_libfuzzer_options(int argc, char** argv);
 // The flag list for -help=1.
 void print_libfuzzer_help(const char* program);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

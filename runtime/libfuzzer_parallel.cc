@@ -18,7 +18,7 @@
 #include "runtime/libfuzzer_report.h"
 #include "runtime/libfuzzer_units.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -253,4 +253,4 @@ int run_fork(const LibFuzzerOptions& o, int argc, char** argv) {
   return exit_code;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

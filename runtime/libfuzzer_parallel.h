@@ -11,13 +11,14 @@
 // claim a failure through a file (libfuzzer_report.h), and the others are stopped.
 #pragma once
 
+#include "runtime/engine_namespace.h"
 #include "runtime/libfuzzer_options.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // Return the exit status; run_jobs returns -1 when no worker would run (fewer than 2
 // cores), and the caller fuzzes in-process.
 int run_jobs(const LibFuzzerOptions& o, int argc, char** argv);
 int run_fork(const LibFuzzerOptions& o, int argc, char** argv);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

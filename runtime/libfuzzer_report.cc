@@ -14,12 +14,16 @@
 #include "runtime/input_limits.h"
 #include "runtime/malloc_limit.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
 ArtifactSettings g_settings;
 core::ShmView g_shm(nullptr, core::ShmGeometry{});
+// The crash line's figures (set_libfuzzer_mutation_sequence).
+constexpr const char* kNoBaseUnit = "0000000000000000000000000000000000000000";
+const core::Mutator* g_mutator = nullptr;
+char g_base_unit[core::kSha1HexSize + 1] = "0000000000000000000000000000000000000000";
 bool g_reported = false;  // a failure found while reporting one is not reported again
 
 // A line built in a fixed buffer and written with one write(2).
@@ -222,8 +226,14 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   if (std::string_view(artifact_kind(r)) == "leak-") {
     l.add("INFO: to ignore leaks on libFuzzer side use -detect_leaks=0.\n\n").write_to(fd);
   }
-  l.add("MS: 0 ; base unit: 0000000000000000000000000000000000000000\n").write_to(fd);
-  print_unit(fd, data, size);
+  // As libFuzzer: an input given as a file is not a unit of the run, and gets none of this.
+  if (g_settings.save_artifacts) {
+    char mutations[core::Mutator::kMaxSequence * 24 + 24] = "0 ";
+    if (g_mutator != nullptr) g_mutator->describe_sequence(mutations, sizeof mutations);
+    l.add("MS: ").add(mutations).add("; base unit: ").add(g_base_unit).add("\n");
+    l.write_to(fd);
+    print_unit(fd, data, size);
+  }
 
   if (!g_settings.save_artifacts) {
     if (g_settings.final_stats != nullptr) g_settings.final_stats(fd);
@@ -263,10 +273,15 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   return status;
 }
 
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1) {
+  g_mutator = mutator;
+  core::failure_set(g_base_unit, base_sha1 != nullptr ? base_sha1 : kNoBaseUnit);
+}
+
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm) {
   g_settings = settings;
   g_shm = shm;
   execution_state().report_failure = report_libfuzzer_failure;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

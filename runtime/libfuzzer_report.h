@@ -4,6 +4,8 @@
 //   ==PID== ERROR: libFuzzer: deadly signal | timeout after N seconds |
 //                  out-of-memory (used: NMb; limit: NMb) | fuzz target exited
 //   SUMMARY: libFuzzer: ...
+//   MS: N Mutation-...; base unit: <sha1>   (not for inputs given as files)
+//   0x41,0x42,...                            the unit, and as text
 //   artifact_prefix='PREFIX'; Test unit written to PREFIXcrash-<sha1>
 //   Base64: ...
 //
@@ -17,9 +19,11 @@
 #include <string>
 
 #include "core/failure_record.h"
+#include "core/mutator.h"
 #include "core/shm_layout.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct ArtifactSettings {
   std::string prefix;      // -artifact_prefix
@@ -49,6 +53,12 @@ inline constexpr int kReportedByAnotherExitCode = 72;
 // `shm`'s current area) is written as an artifact.
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm);
 
+// What the crash line "MS: N Name-...; base unit: <sha1>" says about the input being run:
+// the mutations `mutator` made since its sequence began, from the unit `base_sha1` (40
+// hex digits, copied), or (null, null) for a unit run as it is (a seed: "MS: 0 ; base
+// unit: 000...").
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1);
+
 // Reports a failure that did not end the process (a failed check, an exception the runtime
 // caught, a UBSan report that let the input go on); returns the exit status.
 int report_libfuzzer_failure(const core::FailureRecord& r);
@@ -59,4 +69,4 @@ std::string unit_bytes(const core::InputAreaHeader& area, bool raw_unit);
 // The unit with libFuzzer's output spelling: "0x41,0x42," and the escaped text.
 void print_unit(int fd, const std::uint8_t* data, std::size_t size);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -7,7 +7,7 @@
 
 #include "corpus_format/codec.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace fs = std::filesystem;
 
@@ -83,4 +83,4 @@ std::string read_unit(const fs::path& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "corpus_format/value.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // The input a unit holds, cut to `max_len` bytes if raw; nullopt for a unit that is not a
 // v1 file of the test's types.
@@ -33,4 +34,4 @@ std::string read_unit(const std::filesystem::path& path);
 // never leaves a torn unit (throws std::string naming the file).
 void write_unit(const std::filesystem::path& path, const std::string& unit);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -131,8 +131,11 @@ Args parse(int argc, char** argv) {
 
 }  // namespace
 
+namespace fuzzer::cfuzz {
+namespace {
+
 // libFuzzer's way: `./target -runs=4 CORPUS_DIR`. --run REGEXP picks the test when the
-// binary has several.
+// binary has several. In the runtime's namespace: its frame is below every crash.
 int run_as_libfuzzer(int argc, char** argv) {
   namespace rt = cfuzz::runtime;
   rt::LibFuzzerOptions options;
@@ -173,6 +176,9 @@ int run_as_libfuzzer(int argc, char** argv) {
   return rt::run_libfuzzer_front_end(options, *tests[0], argc, argv);
 }
 
+}  // namespace
+}  // namespace fuzzer::cfuzz
+
 namespace {
 
 // A mode the coordinator runs the target in.
@@ -199,7 +205,7 @@ int cfuzz::runtime::target_main(int argc, char** argv) {
       for (const auto& d : dups) std::fprintf(stderr, "%s: fuzz test %s defined twice\n", argv[0], d.c_str());
       return 2;
     }
-    return run_as_libfuzzer(argc, argv);
+    return fuzzer::cfuzz::run_as_libfuzzer(argc, argv);
   }
   Args args;
   try {

@@ -11,7 +11,7 @@ int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile
                                               void (*free_hook)(const volatile void*)) __attribute__((weak));
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -37,4 +37,4 @@ bool enable_malloc_limit(std::uint64_t limit_mb) {
   return __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free) != 0;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 // The failure detail of such an input; its message is "malloc(N)".
 inline constexpr const char* kMallocLimitDetail = "malloc-limit";
@@ -14,4 +16,4 @@ inline constexpr const char* kMallocLimitDetail = "malloc-limit";
 // Returns false when the target has no allocator hooks to watch with.
 bool enable_malloc_limit(std::uint64_t limit_mb);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -16,7 +16,7 @@
 #include "runtime/test_body.h"
 #include "runtime/value_profile.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -102,4 +102,4 @@ int print_pc_table() {
   return core::rpc::write_all(fd, out) ? 0 : 2;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

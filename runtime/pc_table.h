@@ -11,8 +11,10 @@
 // Written to fd 3 when the coordinator provides it, to stdout otherwise.
 #pragma once
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 int print_pc_table();
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -7,7 +7,7 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/crash_handler.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 core::ShmView map_private_region(std::uint64_t slot_capacity, std::uint32_t values, core::ShmGeometry* geometry) {
   const auto& cov = coverage_registry();
@@ -23,4 +23,4 @@ core::ShmView map_private_region(std::uint64_t slot_capacity, std::uint32_t valu
   return shm;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

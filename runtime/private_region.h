@@ -8,10 +8,11 @@
 #include <cstdint>
 
 #include "core/shm_layout.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // Throws std::string (the front end's error type) when the memory cannot be had.
 core::ShmView map_private_region(std::uint64_t slot_capacity, std::uint32_t values, core::ShmGeometry* geometry);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -2,7 +2,7 @@
 
 #include <map>
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -33,7 +33,7 @@ std::vector<std::string> duplicate_tests() {
   return dups;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
 
 namespace cfuzz::detail {
 

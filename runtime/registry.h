@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 struct RegisteredTest {
   std::string name;
@@ -30,4 +32,4 @@ void register_libfuzzer_harness(int* argc, char*** argv);
 // Every registered name that is a duplicate, as "Name (file:line and file:line)".
 std::vector<std::string> duplicate_tests();
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -7,7 +7,7 @@
 
 #include "core/rpc.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace rpc = core::rpc;
 
@@ -76,4 +76,4 @@ bool RpcGuard::intact() const {
          ioctl(out_reader_, FIONREAD, &pending) == 0 && pending == 0;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

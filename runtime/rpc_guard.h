@@ -10,7 +10,9 @@
 
 #include <sys/types.h>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 struct FdIdentity {
   dev_t dev = 0;
@@ -36,4 +38,4 @@ class RpcGuard {
   FdIdentity in_id_, out_id_;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

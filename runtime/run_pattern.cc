@@ -1,6 +1,6 @@
 #include "runtime/run_pattern.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 RunPattern::RunPattern(std::string_view pattern) {
   std::vector<std::string> parts(1);
@@ -31,4 +31,4 @@ bool RunPattern::matches(std::size_t level, std::string_view name) const {
   return std::regex_search(name.begin(), name.end(), levels_[level]);
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

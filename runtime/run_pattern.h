@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 class RunPattern {
  public:
@@ -25,4 +27,4 @@ class RunPattern {
   std::vector<bool> empty_;
 };
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -11,17 +11,18 @@
 
 #include "runtime/cmp_table.h"
 #include "runtime/coverage_registry.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/stack_limit.h"
 #include "runtime/value_profile.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 CoverageRegistry& coverage_registry() {
   static CoverageRegistry registry;  // zero-initialized, no constructor to run
   return registry;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
 
 using cfuzz::runtime::cmp_table;
 using cfuzz::runtime::coverage_registry;

@@ -7,9 +7,11 @@
 
 #include <cstdlib>
 
+#include "runtime/engine_namespace.h"
+
 extern "C" int __llvm_profile_write_file(void) __attribute__((weak));
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 inline bool has_source_profile() { return &__llvm_profile_write_file != nullptr; }
 
@@ -17,4 +19,4 @@ inline void write_source_profile() {
   if (has_source_profile() && std::getenv("LLVM_PROFILE_FILE") != nullptr) __llvm_profile_write_file();
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

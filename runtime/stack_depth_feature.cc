@@ -3,7 +3,7 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/stack_limit.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace stack_depth_detail {
 std::uint8_t g_stack_depth_counters[kStackDepthCounters];
@@ -27,4 +27,4 @@ bool is_stack_depth_region(const core::CounterRegion& r) {
   return r.begin == stack_depth_detail::g_stack_depth_counters;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

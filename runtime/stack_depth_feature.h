@@ -14,9 +14,10 @@
 #include <cstdint>
 
 #include "core/coverage.h"
+#include "runtime/engine_namespace.h"
 #include "runtime/stack_limit.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // The counters of the steps, one bit per step (core/coverage.h's buckets).
 inline constexpr std::size_t kStackDepthCounters = 32;
@@ -56,4 +57,4 @@ inline void stack_depth_end() {
   stack_depth_detail::g_stack_depth_counters[step / 8] = core::kCountForBucket[step % 8];
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

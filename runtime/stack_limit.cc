@@ -4,7 +4,7 @@
 
 #include "runtime/crash_handler.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -63,4 +63,4 @@ void fail_for_stack_limit() {
   fail_running_input(core::FailureKind::StackLimit, "stack-limit", message);
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -13,12 +13,13 @@
 #include <optional>
 
 #include "core/failure_record.h"
+#include "runtime/engine_namespace.h"
 
 extern "C" {
 extern __attribute__((tls_model("initial-exec"))) thread_local std::uintptr_t __sancov_lowest_stack;
 }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 inline constexpr std::uint64_t kDefaultStackLimitKb = 128;
 
@@ -48,4 +49,4 @@ inline void poll_stack_limit() {
     fail_for_stack_limit();
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -20,7 +20,7 @@
 #include "runtime/test_body.h"
 #include "runtime/testdata.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -214,4 +214,4 @@ int run_standalone(const StandaloneOptions& options) {
   }
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "runtime/engine_namespace.h"
 #include "runtime/input_limits.h"
 #include "runtime/run_pattern.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 struct StandaloneOptions {
   std::string program;  // argv[0], for the summary line
@@ -22,4 +23,4 @@ struct StandaloneOptions {
 // Returns the exit code: 0 all passed, 1 a seed failed, 2 a usage or corpus error.
 int run_standalone(const StandaloneOptions& options);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -2,11 +2,13 @@
 // main (gtest_main.cc) calls it when cfuzz or a libFuzzer-style caller runs the binary.
 #pragma once
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 // The seed run (`go test` style) by default, or one of the modes the coordinator uses
 // (--cfuzz-describe, --cfuzz-worker=<Name>), or libFuzzer's (flags, corpus directories).
 // Returns the exit code.
 int target_main(int argc, char** argv);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -2,7 +2,7 @@
 
 #include <exception>
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 std::unique_ptr<detail::TestState> run_test_body(const RegisteredTest& test) {
   auto state = std::make_unique<detail::TestState>(test.name, /*is_input=*/false);
@@ -32,4 +32,4 @@ std::string body_failure(const detail::TestState& f) {
   return log;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -4,10 +4,11 @@
 
 #include <memory>
 
+#include "runtime/engine_namespace.h"
 #include "runtime/registry.h"
 #include "runtime/test_state.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 // The F state after the body ran. If the body failed, skipped, threw or returned without
 // calling f.fuzz, that is recorded on the state (failed() or skipped(), with a log line)
@@ -17,4 +18,4 @@ std::unique_ptr<detail::TestState> run_test_body(const RegisteredTest& test);
 // A one-line description of why a prepared test cannot run inputs, from its log.
 std::string body_failure(const detail::TestState& f);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -5,7 +5,7 @@
 // Defined by the source file that the CMake helper generates for each target.
 extern "C" const char* cfuzz_source_directory(void) __attribute__((weak));
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 std::string testdata_root(const std::string& srcdir_flag) {
   namespace fs = std::filesystem;
@@ -22,4 +22,4 @@ std::string corpus_dir(const std::string& root, const std::string& test_name) {
   return root + "/testdata/fuzz/" + test_name;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

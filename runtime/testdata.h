@@ -5,9 +5,11 @@
 
 #include <string>
 
-namespace cfuzz::runtime {
+#include "runtime/engine_namespace.h"
+
+namespace fuzzer::cfuzz {
 
 std::string testdata_root(const std::string& srcdir_flag);
 std::string corpus_dir(const std::string& root, const std::string& test_name);
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

@@ -5,7 +5,7 @@
 
 #include "core/rpc.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace value_profile_detail {
 std::uint8_t g_counters[kValueProfileCounters];
@@ -28,4 +28,4 @@ void enable_value_profile_if_asked() {
   if (v != nullptr && std::string_view(v) == "1") enable_value_profile();
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

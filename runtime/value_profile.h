@@ -30,8 +30,9 @@
 
 #include "core/coverage.h"
 #include "runtime/coverage_registry.h"
+#include "runtime/engine_namespace.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 inline constexpr std::size_t kValueProfileCounters = 4096;
 
@@ -86,4 +87,4 @@ inline std::size_t regions_to_scan(const CoverageRegistry& r) {
                                                                                        : r.region_count;
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

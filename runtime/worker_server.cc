@@ -34,7 +34,7 @@
 #include "runtime/source_profile.h"
 #include "runtime/test_body.h"
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 
 namespace {
 
@@ -402,4 +402,4 @@ int serve_worker(const RegisteredTest& test, bool detect_leaks) {
   server.serve();
 }
 
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

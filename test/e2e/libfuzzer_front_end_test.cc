@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <cctype>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -468,6 +469,104 @@ TEST(LibFuzzerFrontEnd, ForkRunsTwoFuzzingProcessesAndTheirCrashIsReportedOnce) 
   std::string path = testcase_path(r.err);
   ASSERT_FALSE(path.empty());
   EXPECT_NE(task.reproduce(path).exit_code, 0);
+}
+
+// The lines tools read from a libFuzzer log, one regular expression a kind, as libFuzzer
+// prints them (FuzzerDriver.cpp, FuzzerLoop.cpp, FuzzerTracePC.cpp).
+const std::vector<std::pair<std::string, std::regex>>& libfuzzer_line_kinds() {
+  static const std::vector<std::pair<std::string, std::regex>> kinds = {
+      {"dictionary", std::regex(R"(^Dictionary: \d+ entries$)")},
+      {"seed", std::regex(R"(^INFO: Seed: \d+$)")},
+      {"modules",
+       std::regex(
+           R"(^INFO: Loaded \d+ modules +\(\d+ inline 8-bit counters\): (\d+ \[0x[0-9a-f]+, 0x[0-9a-f]+\), )+$)")},
+      {"pc tables", std::regex(R"(^INFO: Loaded \d+ PC tables \(\d+ PCs\): (\d+ \[0x[0-9a-f]+,0x[0-9a-f]+\), )+$)")},
+      {"files found", std::regex(R"(^INFO: +\d+ files found in .+$)")},
+      {"seed corpus", std::regex(R"(^INFO: seed corpus: files: \d+ min: \d+b max: \d+b total: \d+b rss: \d+Mb$)")},
+      {"inited", std::regex(R"(^#\d+\tINITED cov: \d+ ft: \d+ corp: \d+/\d+b exec/s: \d+ rss: \d+Mb$)")},
+      {"new", std::regex(R"(^#\d+\tNEW    cov: \d+ ft: \d+ corp: \d+/\d+b .*L: \d+/\d+ MS: \d+ ([A-Za-z]+-)+.*$)")},
+      {"new with words", std::regex(R"(^#\d+\tNEW    .* MS: \d+ ([A-Za-z]+-)+ DE: (".*"-)+$)")},
+      {"pulse", std::regex(R"(^#(\d+)\tpulse  cov: .*$)")},
+      {"done", std::regex(R"(^#\d+\tDONE   cov: \d+ ft: \d+ corp: .*$)")},
+      {"recommended dictionary", std::regex(R"(^###### Recommended dictionary\. ######$)")},
+      {"recommended word", std::regex(R"(^".*" # Uses: \d+$)")},
+      {"done runs", std::regex(R"(^Done \d+ runs in \d+ second\(s\)$)")},
+      {"crash ms", std::regex(R"(^MS: \d+ .*; base unit: [0-9a-f]{40}$)")},
+      {"artifact", std::regex(R"(^artifact_prefix='\./'; Test unit written to \./crash-[0-9a-f]{40}$)")},
+      {"base64", std::regex(R"(^Base64: [A-Za-z0-9+/=]*$)")},
+  };
+  return kinds;
+}
+
+// Each kind of line `log` has, with its lines.
+std::map<std::string, std::vector<std::string>> lines_by_kind(const std::string& log) {
+  std::map<std::string, std::vector<std::string>> out;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    for (const auto& [kind, re] : libfuzzer_line_kinds()) {
+      if (std::regex_match(line, re)) out[kind].push_back(line);
+    }
+  }
+  return out;
+}
+
+// The number a line of `kind` starts its figures with ("Done 4 runs", "Dictionary: 2").
+std::string first_number(const std::vector<std::string>& lines) {
+  if (lines.empty()) return "";
+  std::smatch m;
+  std::regex_search(lines[0], m, std::regex(R"(\d+)"));
+  return m.empty() ? "" : m.str(0);
+}
+
+// libFuzzer's build of the same harness and the cfuzz build, run the same way in the same
+// kind of directory: every kind of line libFuzzer printed, cfuzz printed too, in libFuzzer's
+// format; `same_figure` kinds also with the same first number.
+void expect_same_line_kinds(const std::vector<std::string>& args, const std::vector<std::string>& seeds,
+                            const std::set<std::string>& same_figure) {
+  std::string libfuzzer = target("libfuzzer_kinds_libfuzzer");
+  if (!fs::exists(libfuzzer)) GTEST_SKIP() << "no libFuzzer build: clang cannot link -fsanitize=fuzzer here";
+  std::map<std::string, std::vector<std::string>> kinds[2];
+  std::string logs[2];
+  for (int i = 0; i < 2; ++i) {
+    TempDir dir;
+    fs::create_directories(dir / "corpus");
+    for (std::size_t s = 0; s < seeds.size(); ++s) write_file(dir / "corpus" / ("seed" + std::to_string(s)), seeds[s]);
+    write_file(dir / "words.dict", "kw1=\"name\"\nkw2=\"CRSH\"\n");
+    std::vector<std::string> argv = {i == 0 ? libfuzzer : target("libfuzzer_kinds")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("corpus");
+    logs[i] = run(argv, CommandOptions{.cwd = dir.str(), .env = {"LIBFUZZER_KINDS_ARMED=CRSH"}}).err;
+    kinds[i] = lines_by_kind(logs[i]);
+  }
+  SCOPED_TRACE("libFuzzer's log:\n" + logs[0].substr(0, 3000) + "\ncfuzz's log:\n" + logs[1].substr(0, 3000));
+  EXPECT_FALSE(kinds[0].empty());
+  for (const auto& [kind, lines] : kinds[0]) {
+    EXPECT_TRUE(kinds[1].count(kind)) << "libFuzzer printed a line of kind '" << kind << "' (" << lines[0]
+                                      << "), cfuzz none";
+    if (same_figure.count(kind) && kinds[1].count(kind)) {
+      EXPECT_EQ(first_number(kinds[1][kind]), first_number(lines)) << kind;
+    }
+  }
+  // A pulse comes at a power of two, as libFuzzer's.
+  for (const auto& line : kinds[1]["pulse"]) {
+    std::uint64_t n = std::stoull(line.substr(1));
+    EXPECT_EQ(n & (n - 1), 0u) << line;
+  }
+}
+
+TEST(LibFuzzerFrontEnd, ASeedOnlyRunPrintsLibFuzzersLines) {
+  expect_same_line_kinds({"-seed=1", "-runs=0"}, {"a=1;", "name=2;", "[1,2]"},
+                         {"modules", "pc tables", "files found", "seed corpus", "done runs"});
+}
+
+TEST(LibFuzzerFrontEnd, AFuzzingRunWithADictionaryPrintsLibFuzzersLines) {
+  expect_same_line_kinds({"-seed=1", "-runs=3000", "-dict=words.dict", "-max_len=64"}, {"a=1;"},
+                         {"dictionary", "modules", "pc tables", "done runs"});
+}
+
+TEST(LibFuzzerFrontEnd, ACrashPrintsLibFuzzersLines) {
+  // Found while fuzzing, from a seed one step away, written where libFuzzer writes by default.
+  expect_same_line_kinds({"-seed=1", "-dict=words.dict", "-max_total_time=60"}, {"CRSH"}, {"modules", "pc tables"});
 }
 
 }  // namespace

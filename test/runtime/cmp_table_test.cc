@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 namespace {
 
 std::size_t comparisons_kept(const CmpTable& t) {
@@ -61,4 +61,4 @@ TEST(CmpTable, RecordsNothingWhileOff) {
 }
 
 }  // namespace
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz

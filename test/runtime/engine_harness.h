@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "runtime/engine_namespace.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
-namespace cfuzz::runtime::engine_test {
+namespace fuzzer::cfuzz::engine_test {
 
 // How many times the harness ran: the executions a test counted are the target's.
 extern std::uint64_t g_harness_runs;
@@ -20,4 +22,4 @@ inline constexpr std::string_view kEngineHarnessSeeds[] = {"", "XXXX", "EABcXXXX
 // found all its constants in its first execution.
 inline constexpr std::string_view kEveryComparison = "EABcXXXX";
 
-}  // namespace cfuzz::runtime::engine_test
+}  // namespace fuzzer::cfuzz::engine_test

@@ -59,7 +59,7 @@ void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
-namespace cfuzz::runtime {
+namespace fuzzer::cfuzz {
 namespace {
 
 namespace rpc = core::rpc;
@@ -339,4 +339,4 @@ TEST(FuzzEngineHotPath, AFuzzCallAllocatesTheSameWhateverItsExecutions) {
 }
 
 }  // namespace
-}  // namespace cfuzz::runtime
+}  // namespace fuzzer::cfuzz
