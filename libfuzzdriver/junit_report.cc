@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/failure_record.h"
+#include "libfuzzdriver/html_escape.h"
 
 namespace cfuzz::driver {
 
@@ -20,7 +21,7 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return n;
 }
 
-// Escaped for XML text and attribute values. What XML 1.0 cannot hold at all (control
+// Escaped for XML text and attribute values (HTML's escapes are XML's). What XML 1.0 cannot hold at all (control
 // characters other than tab and line ends, bytes that are not UTF-8) becomes U+FFFD.
 void append_xml(std::string& out, std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
@@ -31,14 +32,7 @@ void append_xml(std::string& out, std::string_view text) {
       i += n == 0 ? 1 : n;
       continue;
     }
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\r': out += "&#13;"; break;
-      default: out.append(text.substr(i, n));
-    }
+    append_html_escaped(out, text.substr(i, n));
     i += n;
   }
 }
