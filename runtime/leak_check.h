@@ -1,7 +1,9 @@
 // Leak detection per input, as libFuzzer's -detect_leaks does it. LeakSanitizer (in ASan or
 // LSan builds) normally checks once, at exit, where a leak names no input. Here malloc and
 // free are counted while an input runs; an input that allocated more than it freed is
-// checked with LeakSanitizer right away, and a leak is that input's failure.
+// checked with LeakSanitizer right away, and a leak is that input's failure. The stack below
+// the check is cleared first, so that what the input left in its dead frames cannot make a
+// leaked block look reachable.
 //
 // Checks cost a scan of the heap, so they run only where the answer matters: for inputs
 // with new coverage while fuzzing, and for every input a seed run, a reproduction or a
