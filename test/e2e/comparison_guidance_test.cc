@@ -154,14 +154,14 @@ TEST(NestedLengths, GrowTogetherWhenBytesAreInsertedInsideThem) {
 TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // An item that needs a second field, four records deep. When half of the inserts that
   // grow lengths are a copy of a part of the input, the search either finds it early or
-  // wanders for millions: 49 of seeds 1-80 found it within this budget. A run with one seed
-  // repeats itself for one build, but which seeds find it changed with a change of the
-  // runtime that did not touch the search (why is not pinned down): these three were
-  // re-picked on 2026-12-03, when 9 of seeds 1-16 found it (47 before the arithmetic
-  // guesses of the comparisons took turns, 93 of seeds 1-160 before the comparison table stopped probing in the
-  // mutants' runs: differences within the spread of 80-seed halves). With random bytes
-  // only (1 in 65536 of them a field), seeds 1-10 took 52K-19.4M (median 7.0M; measured
-  // before the input-to-state stage went on where it stopped).
+  // wanders for millions: 49 of seeds 1-80 found it within this budget (47 before the
+  // arithmetic guesses of the comparisons took turns, 93 of seeds 1-160 before the
+  // comparison table stopped probing in the mutants' runs: differences within the spread
+  // of 80-seed halves). With random bytes only (1 in 65536 of them a field), seeds 1-10
+  // took 52K-19.4M (median 7.0M; measured before the input-to-state stage went on where it
+  // stopped). A run with one seed repeats itself for one build, but which seeds find it
+  // changed with a change of the runtime that did not touch the search (why is not pinned
+  // down): these three were re-picked on 2026-12-03, when 9 of seeds 1-16 found it.
   expect_found_with_each_seed("FuzzSecondField", "1500000x", {"2", "6", "10"});
 }
 
