@@ -22,6 +22,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::atomic<std::uint64_t> g_last_rss_mb{0};
+std::atomic<bool> g_watchdog_running{false};
 
 // Resident set size in MB, from /proc/self/statm as the coordinator reads a worker's.
 // Opened afresh each time: a descriptor kept open could be one the seed run swaps for a
@@ -43,6 +44,8 @@ std::uint64_t resident_mb() {
 // `input_thread` runs the inputs: its run-queue wait is not counted against the timeout
 // (core/run_queue_wait.h), so a machine busier than its cores stretches the deadline.
 void watch(InputLimits limits, pid_t input_thread) {
+  g_watchdog_running.store(true);
+  g_watchdog_running.notify_one();
   // A tenth of the timeout, so that a hang is caught within 10% of it; memory every 10 ms
   // (a reading of /proc costs microseconds, and memory can grow by gigabytes a second).
   auto tick = std::chrono::milliseconds(limits.rss_limit_mb > 0 ? 10 : 100);
@@ -87,7 +90,10 @@ void start_input_watchdog(const InputLimits& limits) {
   static bool started = false;
   if (started || !limits.any()) return;
   started = true;
+  // Waited for: a thread's start-up frees memory, which would be counted against the first
+  // input's allocations and hide a leak from the check after it (leak_check.h).
   std::thread(watch, limits, static_cast<pid_t>(::gettid())).detach();
+  g_watchdog_running.wait(false);
 }
 
 std::uint64_t watchdog_last_rss_mb() { return g_last_rss_mb.load(std::memory_order_relaxed); }

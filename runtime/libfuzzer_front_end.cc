@@ -711,7 +711,9 @@ int run_libfuzzer_front_end(const LibFuzzerOptions& options, const RegisteredTes
     if (options.jobs > 0) {
       if (int status = run_jobs(options, argc, argv); status >= 0) return status;
     }
-    return FrontEnd(options, test, argv[0]).run();
+    // Never destroyed, as libFuzzer's own: LeakSanitizer's check at exit reports through it
+    // (the final stats), after this returns.
+    return (new FrontEnd(options, test, argv[0]))->run();
   } catch (const std::string& e) {
     std::fprintf(stderr, "ERROR: %s\n", e.c_str());
     return 1;
