@@ -15,7 +15,9 @@ void add_cover_command(CLI::App& app, int& exit_code) {
   sub->add_option("target", o->target, "The target binary (built with debug info, -g, to name lines)")->required();
   add_fuzz_flag(sub, &o->fuzz);
   add_cachedir_flag(sub, &o->cachedir,
-                    "Directory of the generated corpus, as given to cfuzz run (default: the target's cache)");
+                    "Directory of the generated corpus, as given to cfuzz run (default: the target's cache). "
+                    "One owned by another user is refused unless --shared-cache says so");
+  add_shared_cache_flag(sub, &o->shared_cache);
   add_srcdir_flag(sub, &o->srcdir,
                   "Directory holding testdata/fuzz/<FuzzName>/, and against which relative source paths are read "
                   "(default: what the target uses)");

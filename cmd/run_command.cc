@@ -49,10 +49,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "Directory of the generated corpus of this target (entries go to DIR/<FuzzName>/). "
                     "Default: $CFUZZ_CACHE, $XDG_CACHE_HOME/cfuzz or ~/.cache/cfuzz, per target. One "
                     "owned by another user (a shared mount) is refused unless --shared-cache says so");
-  sub->add_flag("--shared-cache", opts->shared_cache,
-                "The cache directory is shared with other users or hosts on purpose: use it even if "
-                "another user owns it (also CFUZZ_SHARED_CACHE=1). Writes there never follow a "
-                "symbolic link, and what is read there is checked either way");
+  add_shared_cache_flag(sub, &opts->shared_cache);
   add_srcdir_flag(sub, &opts->srcdir, "Directory holding testdata/fuzz/<FuzzName>/ (default: what the target uses)");
   sub->add_option("--dict", opts->dictionaries, "Dictionary file (AFL/libFuzzer format); may be repeated");
   sub->add_flag("--detect-leaks,!--no-detect-leaks", opts->detect_leaks,

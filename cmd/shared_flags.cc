@@ -24,6 +24,13 @@ void add_srcdir_flag(CLI::App* sub, std::string* srcdir, const std::string& help
   sub->add_option("--srcdir", *srcdir, help);
 }
 
+void add_shared_cache_flag(CLI::App* sub, bool* shared_cache) {
+  sub->add_flag("--shared-cache", *shared_cache,
+                "The cache directory is shared with other users or hosts on purpose: use it even if "
+                "another user owns it (also CFUZZ_SHARED_CACHE=1). Writes there never follow a "
+                "symbolic link, and what is read there is checked either way");
+}
+
 void add_json_flag(CLI::App* sub, bool* json, const std::string& help) { sub->add_flag("--json", *json, help); }
 
 void InputLimitFlags::add_to(CLI::App* sub, std::uint64_t* rss_limit_mb, const std::string& rss_help) {

@@ -1,6 +1,6 @@
 // The flags several subcommands take, each declared (name, help, check) in one place:
 // --timeout and --rss-limit-mb, the limits on one input of every subcommand that runs
-// inputs; --fuzz, --parallel, --cachedir, --srcdir and --json.
+// inputs; --fuzz, --parallel, --cachedir, --shared-cache, --srcdir and --json.
 #pragma once
 
 #include <chrono>
@@ -19,6 +19,8 @@ void add_parallel_flag(CLI::App* sub, int* parallel);
 void add_cachedir_flag(CLI::App* sub, std::string* cachedir, const std::string& help);
 // --srcdir DIR, with what this subcommand reads there.
 void add_srcdir_flag(CLI::App* sub, std::string* srcdir, const std::string& help);
+// --shared-cache: a cache root owned by another user is used on purpose.
+void add_shared_cache_flag(CLI::App* sub, bool* shared_cache);
 // --json, with what this subcommand prints as JSON.
 void add_json_flag(CLI::App* sub, bool* json, const std::string& help);
 

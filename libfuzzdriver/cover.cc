@@ -60,6 +60,8 @@ int cover_target(const CoverOptions& o) {
 
   std::vector<corpus::Entry> inputs = test.seeds;
   for (auto& [name, values] : read_testdata(target, test)) inputs.push_back(std::move(values));
+  // Its inputs are run here as they are in `cfuzz run`: the same check of whose they are.
+  check_cache_root_owner(cache_root(o.cachedir), o.shared_cache);
   std::string cache = cache_dir_for(o.cachedir, target.abs_path, test.name);
   CacheContents cached = load_cache(cache, test.types, test.shapes);
   for (auto& c : cached.entries) inputs.push_back(std::move(c.values));

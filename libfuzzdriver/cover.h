@@ -14,6 +14,7 @@ struct CoverOptions {
   std::string target;
   std::string fuzz;
   std::string cachedir;
+  bool shared_cache = false;  // the cache root may be another user's (cache_dir.h)
   std::string srcdir;  // testdata/fuzz/<Name>/ lives under it; relative source paths too
   std::string output;  // directory for index.html; empty: no page
   bool json = false;

@@ -99,6 +99,17 @@ TEST(UntrustedCache, ACacheRootOfAnotherUserIsRefusedUnlessItIsSharedOnPurpose) 
   argv.pop_back();
   auto by_env = run(argv, {.cwd = dir.str(), .env = {"CFUZZ_SHARED_CACHE=1"}});
   EXPECT_EQ(by_env.exit_code, 0) << by_env.all();
+
+  // `cfuzz cover` runs the cache's inputs too: the same check, the same way out.
+  std::vector<std::string> cover{cfuzz(), "cover", target("maze"), "--cachedir", root.string(), "--parallel", "1"};
+  auto cover_refused = run(cover, {.cwd = dir.str()});
+  EXPECT_EQ(cover_refused.exit_code, 2) << cover_refused.all();
+  EXPECT_NE(cover_refused.err.find("cache directory " + root.string() + " belongs to another user"),
+            std::string::npos)
+      << cover_refused.all();
+  cover.push_back("--shared-cache");
+  auto cover_flagged = run(cover, {.cwd = dir.str()});
+  EXPECT_EQ(cover_flagged.exit_code, 0) << cover_flagged.all();
 }
 
 TEST(UntrustedCache, AHugeCacheFileIsSkippedUnreadWithOneWarning) {
