@@ -49,7 +49,7 @@ struct LibFuzzerFlag {
   std::string_view help;  // one line
 };
 
-// Every flag, in the order -help=1 lists them.
+// Every flag; -help=1 lists them in this order, under the heading of their effect.
 std::span<const LibFuzzerFlag> libfuzzer_flags();
 
 // The flag of that name, or nullptr.
