@@ -136,6 +136,25 @@ void expect_found_with_each_seed(const std::string& test, const std::string& bud
   }
 }
 
+// magic_values' `test`, run for `budget` executions with seeds 1, 2, ... up to `last_seed`,
+// finds its bug with at least `needed` of them (it stops at the `needed`th). For a search
+// that finds it with a fair share of seeds, not all: which seeds do changes with the code's
+// layout (see ARecordGetsASiblingCopiedFromTheInput), the share does not.
+void expect_found_with_enough_seeds(const std::string& test, const std::string& budget, int needed, int last_seed) {
+  int found = 0;
+  std::string tried;
+  for (int seed = 1; seed <= last_seed && found < needed; ++seed) {
+    TempDir dir;
+    auto r = run({cfuzz(), "run", target("magic_values"), "--fuzz", test + "$", "--cachedir", (dir / "cache").string(),
+                  "--parallel", "1", "--fuzztime", budget, "--seed", std::to_string(seed)},
+                 {.cwd = dir.str()});
+    bool bug = r.exit_code == 1 && r.out.find("deadly signal SIGABRT") != std::string::npos;
+    found += bug;
+    tried += " " + std::to_string(seed) + (bug ? ":found" : ":not");
+  }
+  EXPECT_GE(found, needed) << test << " in " << budget << " executions, seeds" << tried;
+}
+
 TEST(ComparisonGuidance, AValueGoesRightAfterAKeywordTheParserAccepted) {
   // "depth=" sits mid-line in the seed; the bug wants a number over 4000 right after it.
   // Inserting where a matched keyword ends finds it in each of these runs; random insertion
@@ -162,9 +181,10 @@ TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // stopped). A run with one seed repeats itself for one build, but which seeds find it
   // changes with any change of the runtime's size: a comparison's site in the comparison
   // table is its PC less the table's address (runtime/cmp_table.h), and the runtime's code
-  // lies between the two, so every site moves to another slot. Re-picked when the libFuzzer
-  // flags became a table (seed 2 stopped finding it; 9 of seeds 1-16 found it, as before).
-  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"3", "6", "10"});
+  // lies between the two, so every site moves to another slot. So the test asks for a share:
+  // with 61% of seeds finding it, 3 of the first 12 fail to do so in 0.2% of layouts; with
+  // random bytes only, the median seed above needed 7.0M executions, over four such budgets.
+  expect_found_with_enough_seeds("FuzzSecondField", "1500000x", 3, 12);
 }
 
 TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
