@@ -246,9 +246,6 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     // A failing seed stops the run as in Go; it is already on disk (or in the source).
     r.seed = true;
     r.seed_name = seed->name;
-    if (r.failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {
-      r.stack = symbolize_site(target_.abs_path, r.failure.site);
-    }
     r.input_summary = input_summary(input, test_.shapes);
     r.elapsed = Clock::now() - start_;
     add_failure_report(r);
