@@ -66,6 +66,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Also write the run's result to FILE as JUnit XML (one test case for the fuzz test, a "
                   "<failure> with the message, stack, reproducer and re-run command), for CI systems "
                   "that show test reports");
+  sub->add_option("--sarif", opts->sarif,
+                  "Also write the run's failures to FILE as SARIF 2.1.0 (one result per distinct failure: its "
+                  "kind as the rule, the user's innermost frame as the location, the stack, the reproducer, the "
+                  "re-run command and a fingerprint stable across runs), for GitHub code scanning, GitLab and "
+                  "SARIF viewers");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
   sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, &exit_code] {

@@ -20,6 +20,7 @@
 #include "libfuzzdriver/file_io.h"
 #include "libfuzzdriver/junit_report.h"
 #include "libfuzzdriver/sanitizer_env.h"
+#include "libfuzzdriver/sarif_report.h"
 #include "libfuzzdriver/stats_log.h"
 #include "libfuzzdriver/testdata_corpus.h"
 
@@ -65,6 +66,35 @@ bool write_junit(const RunOptions& options, const Coordinator& c, std::chrono::n
   }
 }
 
+// `--sarif FILE`: the run's failures as a SARIF log (sarif_report.h), files named relative to
+// the current directory. Whether it was written, as for --junit.
+bool write_sarif(const RunOptions& options, const Coordinator& c, const std::string& error) {
+  SarifRun run;
+  run.target = options.target;
+  run.test = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
+  run.failures = c.record().failures;
+  run.error = error;
+  std::error_code ec;
+  run.root = std::filesystem::current_path(ec);
+  run.version = CFUZZ_VERSION;
+  try {
+    write_file_atomic(options.sarif, sarif_log(run));
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfuzz: --sarif %s: the report could not be written: %s\n", options.sarif.c_str(), e.what());
+    return false;
+  }
+}
+
+// The reports the options ask for, at the end of the run; false if one could not be written.
+bool write_reports(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
+                   const std::string& error) {
+  bool written = true;
+  if (!options.junit.empty()) written = write_junit(options, c, elapsed, error) && written;
+  if (!options.sarif.empty()) written = write_sarif(options, c, error) && written;
+  return written;
+}
+
 }  // namespace
 
 int run_fuzzing(const RunOptions& options) {
@@ -77,10 +107,10 @@ int run_fuzzing(const RunOptions& options) {
   try {
     code = c->run();
   } catch (const std::exception& e) {
-    if (!options.junit.empty()) write_junit(options, *c, Clock::now() - started, e.what());
+    write_reports(options, *c, Clock::now() - started, e.what());
     throw;
   }
-  if (!options.junit.empty() && !write_junit(options, *c, Clock::now() - started, "") && code == 0) code = 2;
+  if (!write_reports(options, *c, Clock::now() - started, "") && code == 0) code = 2;
   // The process ends next, and its workers are gone: freeing a corpus of 10^5 entries one
   // by one would only hold up the exit (a quarter of a second), as compilers that skip
   // freeing at exit know.

@@ -36,6 +36,7 @@ struct RunOptions {
   bool value_profile = false;                            // runtime/value_profile.h
   bool json = false;                                     // JSON lines instead of text
   std::string junit;                                     // --junit: the run's result as JUnit XML to this file
+  std::string sarif;                                     // --sarif: the run's failures as SARIF 2.1.0 to this file
   bool verbose = false;
   std::vector<std::string> dictionaries;  // --dict files
 };

@@ -16,6 +16,7 @@ packages=(
   googletest libgtest-dev
   golang-1.19                          # Go interoperability tests
   python3                              # test helpers that read XML reports
+  python3-jsonschema                   # the SARIF schema check in the test suite
 )
 
 if [ "${1:-}" = "--browser" ]; then
