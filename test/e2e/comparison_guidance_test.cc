@@ -161,8 +161,10 @@ TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // took 52K-19.4M (median 7.0M; measured before the input-to-state stage went on where it
   // stopped). A run with one seed repeats itself for one build, but which seeds find it
   // changed with a change of the runtime that did not touch the search (why is not pinned
-  // down): these three were re-picked on 2026-12-03, when 9 of seeds 1-16 found it.
-  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"2", "6", "10"});
+  // down): these three were re-picked on 2026-12-03, when 9 of seeds 1-16 found it, and
+  // again after the typed protocol's runtime change, when 9 of 16 found it again but seed 6
+  // no longer did (2, 3, 5, 8, 10, 11, 13, 14, 16).
+  expect_found_with_each_seed("FuzzSecondField", "1500000x", {"2", "10", "13"});
 }
 
 TEST(ExactSizes, TheBytesASizeComparisonLacksGoWhereTheSizeWasMeasured) {
