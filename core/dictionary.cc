@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "core/address_values.h"
-#include "core/rpc.h"
 
 namespace cfuzz::core {
 
@@ -127,9 +126,8 @@ void Dictionary::credit(const std::vector<std::string>& words) {
 
 std::shared_ptr<const std::vector<std::string>> Dictionary::words_for_calls() {
   if (!cached_) {
-    auto v = std::make_shared<std::vector<std::string>>();
-    for (const auto& w : user_) v->push_back(rpc::to_hex(w));
-    for (const auto& w : auto_) v->push_back(rpc::to_hex(w));
+    auto v = std::make_shared<std::vector<std::string>>(user_);
+    v->insert(v->end(), auto_.begin(), auto_.end());
     cached_ = v;
   }
   return cached_;

@@ -37,7 +37,7 @@ class Dictionary {
   // Words a mutation chain used when it found new coverage.
   void credit(const std::vector<std::string>& words);
 
-  // All words for the next calls, hex-encoded; the same object until the words change.
+  // All words for the next calls; the same object until the words change.
   std::shared_ptr<const std::vector<std::string>> words_for_calls();
 
   // Automatic words credited with new coverage, most useful first: (word, uses).

@@ -5,16 +5,21 @@
 //
 // Inputs, coverage and failure details are not in the messages: they live in shared
 // memory (core/shm_layout.h), where they survive the worker's death.
+//
+// This header holds the messages as plain structs and enums, with no JSON in sight: the
+// engine's hot path (runtime/fuzz_engine.h) takes and returns them. Their JSON form, the
+// envelopes and the encoding are in core/rpc_json.h, included only where messages are
+// encoded or decoded.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cfuzz::core::rpc {
 
@@ -56,27 +61,34 @@ inline constexpr int kHarnessError = -32001;
 
 // --- Methods -------------------------------------------------------------------------
 
-// The names both sides spell, once: the methods, the statuses of their results, and the
-// modes of "minimize".
-namespace method {
-inline constexpr const char* kPing = "ping";
-inline constexpr const char* kFuzz = "fuzz";
-inline constexpr const char* kExec = "exec";
-inline constexpr const char* kExecBatch = "exec_batch";
-inline constexpr const char* kMinimize = "minimize";
-}  // namespace method
-namespace status {
-inline constexpr const char* kOk = "ok";
-inline constexpr const char* kInteresting = "interesting";
-inline constexpr const char* kFailure = "failure";
-inline constexpr const char* kSkipped = "skipped";  // exec: the input was out of the fuzz function's domains
-inline constexpr const char* kDone = "done";        // minimize: no candidate is left
-inline constexpr const char* kBudget = "budget";    // minimize: the limit or the deadline was reached
-}  // namespace status
-namespace minimize_mode {
-inline constexpr const char* kFailure = "failure";    // keep failing the same way
-inline constexpr const char* kCoverage = "coverage";  // keep the coverage bits given in the mask
-}  // namespace minimize_mode
+// The methods, the statuses of their results, and the modes of "minimize". On the wire each
+// is a string (core/rpc_json.h names them); a string that names none is a protocol error.
+enum class Method { Ping, Fuzz, Exec, ExecBatch, Minimize };
+enum class Status {
+  Ok,
+  Interesting,
+  Failure,
+  Skipped,  // exec: the input was out of the fuzz function's domains
+  Done,     // minimize: no candidate is left
+  Budget,   // minimize: the limit or the deadline was reached
+};
+enum class MinimizeMode {
+  Failure,   // keep failing the same way
+  Coverage,  // keep the coverage bits given in the mask
+};
+
+// Whether `method`'s result may have `status` (a fuzz call is never "done", ...). Ping's
+// result has none: only Ok.
+bool status_allowed(Method method, Status status);
+
+// Arbitrary byte strings (dictionary words), raw in memory. A type of their own so that the
+// JSON codec can give them an encoding of their own: JSON strings must be valid UTF-8.
+struct ByteWords : std::vector<std::string> {
+  using std::vector<std::string>::vector;
+  ByteWords() = default;
+  // Implicit, so that the words a dictionary holds can be assigned as they are.
+  ByteWords(std::vector<std::string> words) : std::vector<std::string>(std::move(words)) {}
+};
 
 // "ping": the worker is up and has reached its fuzz function.
 struct PingParams {};
@@ -104,24 +116,24 @@ struct FuzzParams {
   // The first of them to try: the ones before it ran in earlier calls on this entry.
   std::uint64_t input_to_state_from = 0;
   // Words the mutator may insert: the user's dictionaries and the constants the target
-  // was seen comparing with (hex-encoded, since they are arbitrary bytes).
-  std::vector<std::string> dictionary;
+  // was seen comparing with.
+  ByteWords dictionary;
   // libFuzzer's -only_ascii: every mutated input is made of printable ASCII and spaces.
   bool only_ascii = false;
 };
 struct FuzzResult {
-  std::string status;  // "ok", "interesting" or "failure"
+  Status status = Status::Ok;  // Ok, Interesting or Failure
   std::uint64_t execs = 0;
   std::uint64_t duration_ns = 0;
-  // For "interesting": new coverage bits.
+  // For Interesting: new coverage bits.
   std::uint64_t new_bits = 0;
   // The mean time of one execution in this call.
   std::uint64_t exec_ns = 0;
   // Constants the target compared with during this call that were not in the dictionary
-  // (hex), for the coordinator's automatic dictionary.
-  std::vector<std::string> new_words;
-  // For "interesting": the dictionary words the mutations that found it inserted (hex).
-  std::vector<std::string> useful_words;
+  // for the coordinator's automatic dictionary.
+  ByteWords new_words;
+  // For Interesting: the dictionary words the mutations that found it inserted.
+  ByteWords useful_words;
   // Where the input-to-state stage stopped (the next call on the entry starts there), and
   // whether it got through all its candidates.
   std::uint64_t input_to_state_next = 0;
@@ -130,15 +142,10 @@ struct FuzzResult {
   std::uint64_t input_to_state_execs = 0;
 };
 
-// Hex coding of arbitrary bytes for JSON strings.
-std::string to_hex(std::string_view bytes);
-// Throws ProtocolError for odd length or a non-hex digit.
-std::string from_hex(std::string_view hex);
-
 // "exec": run the base input once, unchanged (seeds, candidates, replays).
 struct ExecParams {};
 struct ExecResult {
-  std::string status;  // "ok", "skipped" or "failure"
+  Status status = Status::Ok;  // Ok, Skipped or Failure
   std::uint64_t duration_ns = 0;
   std::uint64_t new_bits = 0;  // against the mask; the snapshot is in shared memory
 };
@@ -150,8 +157,8 @@ struct ExecBatchParams {
   std::uint64_t count = 0;  // inputs in the batch area
 };
 struct ExecBatchResult {
-  std::string status;      // "ok" or "failure"
-  std::uint64_t done = 0;  // inputs run and recorded; with "failure", the failing one's index
+  Status status = Status::Ok;  // Ok or Failure
+  std::uint64_t done = 0;      // inputs run and recorded; with Failure, the failing one's index
 };
 
 // The describe handshake: what `target --cfuzz-describe` writes, one JSON line.
@@ -180,80 +187,41 @@ struct FailureSignature {
   std::string site;
 };
 
-// "minimize": shrink the base input while it keeps failing the same way ("failure") or
-// keeps the coverage bits given in the mask area ("coverage"). The best input so far is
+// "minimize": shrink the base input while it keeps failing the same way (Failure) or keeps
+// the coverage bits given in the mask area (Coverage). The best input so far is
 // kept in the `best` area, the minimizer's position in the header.
 struct MinimizeParams {
-  std::string mode;  // "failure" or "coverage"
+  MinimizeMode mode = MinimizeMode::Failure;
   std::uint64_t limit = 0;
   std::uint64_t deadline_ms = 0;
   std::array<std::uint64_t, 6> state{};  // where to resume (all zero: from the start)
   std::optional<bool> resume_verdict;    // verdict on the candidate that killed the last worker
-  FailureSignature target;               // for "failure"
+  FailureSignature target;               // for MinimizeMode::Failure
 };
 struct MinimizeResult {
-  std::string status;  // "done", "budget" (limit or deadline reached), "failure" (a new,
-                       // different failure, found while minimizing coverage: in `current`)
+  Status status = Status::Done;  // Done, Budget (limit or deadline reached), Failure (a new,
+                                 // different failure, found while minimizing coverage: in `current`)
   std::uint64_t execs = 0;
   std::uint64_t duration_ns = 0;
   bool improved = false;
 };
 
-void to_json(nlohmann::json& j, const DescribedTest& v);
-void from_json(const nlohmann::json& j, DescribedTest& v);
-// Missing keys keep their defaults (an older or broken target is told apart by `protocol`).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DescribeReply, protocol, counters, modules, srcdir, tests,
-                                                source_coverage)
-void to_json(nlohmann::json& j, const PingParams& v);
-void from_json(const nlohmann::json& j, PingParams& v);
-void to_json(nlohmann::json& j, const PingResult& v);
-void from_json(const nlohmann::json& j, PingResult& v);
-void to_json(nlohmann::json& j, const FuzzParams& v);
-void from_json(const nlohmann::json& j, FuzzParams& v);
-void to_json(nlohmann::json& j, const FuzzResult& v);
-void from_json(const nlohmann::json& j, FuzzResult& v);
-void to_json(nlohmann::json& j, const ExecParams& v);
-void from_json(const nlohmann::json& j, ExecParams& v);
-void to_json(nlohmann::json& j, const ExecResult& v);
-void from_json(const nlohmann::json& j, ExecResult& v);
-void to_json(nlohmann::json& j, const ExecBatchParams& v);
-void from_json(const nlohmann::json& j, ExecBatchParams& v);
-void to_json(nlohmann::json& j, const ExecBatchResult& v);
-void from_json(const nlohmann::json& j, ExecBatchResult& v);
-void to_json(nlohmann::json& j, const FailureSignature& v);
-void from_json(const nlohmann::json& j, FailureSignature& v);
-void to_json(nlohmann::json& j, const MinimizeParams& v);
-void from_json(const nlohmann::json& j, MinimizeParams& v);
-void to_json(nlohmann::json& j, const MinimizeResult& v);
-void from_json(const nlohmann::json& j, MinimizeResult& v);
-
-// --- Envelopes -----------------------------------------------------------------------
-
-struct Request {
-  std::uint64_t id = 0;
-  std::string method;
-  nlohmann::json params;
-};
-
-struct Response {
-  std::uint64_t id = 0;
-  bool ok = false;
-  nlohmann::json result;  // when ok
-  int error_code = 0;     // otherwise
-  std::string error_message;
-};
-
-// One line each, newline-terminated.
-std::string encode_request(const Request& r);
-std::string encode_response(const Response& r);
-
-// Throws ProtocolError when the line is not a well-formed JSON-RPC 2.0 message.
-Request decode_request(std::string_view line);
-Response decode_response(std::string_view line);
+// --- Framing ---------------------------------------------------------------------------
 
 class ProtocolError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A well-formed request for a method this side does not know: answered with
+// kMethodNotFound, where other malformed requests end the worker.
+class UnknownMethod : public ProtocolError {
+ public:
+  UnknownMethod(std::uint64_t id, const std::string& name) : ProtocolError("unknown method " + name), id_(id) {}
+  std::uint64_t id() const { return id_; }
+
+ private:
+  std::uint64_t id_;
 };
 
 // Splits a byte stream into lines. Bytes arrive in any chunks; complete lines come out.

@@ -60,8 +60,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
 
   rpc::ExecBatchParams params;
   params.count = sent;
-  CallOutcome r =
-      w.call(rpc::method::kExecBatch, params, static_cast<int>(sent) * (opts_.timeout + milliseconds(1000)));
+  Reply<rpc::ExecBatchResult> r = w.exec_batch(params, static_cast<int>(sent) * (opts_.timeout + milliseconds(1000)));
 
   // What the worker recorded: the inputs before `ran` passed, with their features. Anything
   // it says is checked: a target may have written over shared memory or the pipe.
@@ -82,14 +81,9 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   core::FailureRecord failure{};
   std::string lost;  // why the call's results are lost, if they are
   if (r.kind == CallOutcome::Kind::Ok) {
-    rpc::ExecBatchResult res;
-    try {
-      res = r.result.get<rpc::ExecBatchResult>();
-    } catch (const std::exception& e) {
-      res.status = std::string("malformed: ") + e.what();
-    }
-    bool ok = res.status == rpc::status::kOk && res.done != 0;
-    bool failing = res.status == rpc::status::kFailure && res.done < sent;
+    const rpc::ExecBatchResult& res = r.result;
+    bool ok = res.status == rpc::Status::Ok && res.done != 0;
+    bool failing = res.status == rpc::Status::Failure && res.done < sent;
     if (!features_intact || res.done != features.size() || !(ok || failing)) {
       features.clear();
       lost = "exec_batch results that do not hold together";

@@ -575,7 +575,7 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
                                               const core::CorpusEntry* as_seed) {
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), values, w.shm().input_area_size());
-  CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+  CallOutcome r = w.exec(opts_.timeout + milliseconds(1000));
   settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
   switch (r.verdict()) {
     case CallOutcome::Verdict::Failed:
@@ -631,7 +631,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   }
   rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
-  CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
+  Reply<rpc::FuzzResult> r = w.fuzz(params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
   settle(job.limit, r.execs);
 
@@ -679,29 +679,16 @@ CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& w
 }
 
 void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
-                                      const CallOutcome& r) {
+                                      const Reply<rpc::FuzzResult>& r) {
   core::ShmView shm = w.shm().view();
   if (r.layout_damaged) throw core::CorruptInput("the target wrote over cfuzz's shared memory");
   switch (r.kind) {
     case CallOutcome::Kind::Ok: {
-      rpc::FuzzResult res;
-      std::vector<std::string> constants, useful;
-      try {
-        res = r.result.get<rpc::FuzzResult>();
-        for (const auto& h : res.new_words) constants.push_back(rpc::from_hex(h));
-        for (const auto& h : res.useful_words) useful.push_back(rpc::from_hex(h));
-      } catch (const std::exception& e) {
-        // Well framed but not a fuzz result: something else wrote to the response pipe.
-        throw core::CorruptInput(std::string("malformed fuzz result: ") + e.what());
-      }
-      if (res.status != rpc::status::kOk && res.status != rpc::status::kInteresting &&
-          res.status != rpc::status::kFailure) {
-        throw core::CorruptInput("malformed fuzz result: status \"" + res.status.substr(0, 32) + "\"");
-      }
+      const rpc::FuzzResult& res = r.result;
       {
         MutexLock lock(mu_);
-        dictionary_.note_constants(constants);
-        if (res.status == rpc::status::kInteresting) dictionary_.credit(useful);
+        dictionary_.note_constants(res.new_words);
+        if (res.status == rpc::Status::Interesting) dictionary_.credit(res.useful_words);
         if (job.input_to_state != 0) {
           core::note_input_to_state(corpus_.at(job.entry), res.input_to_state_next, res.input_to_state_done);
           scheduler_.input_to_state_spent(std::min(res.input_to_state_execs, r.execs));

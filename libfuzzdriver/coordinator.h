@@ -117,7 +117,7 @@ class Coordinator {
   // The results of a fuzz call, checked as they are read (coordinator.cc); throws
   // core::CorruptInput when they do not hold together.
   void handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
-                           const CallOutcome& r) CFUZZ_EXCLUDES(mu_);
+                           const Reply<core::rpc::FuzzResult>& r) CFUZZ_EXCLUDES(mu_);
   // Writes a fuzz call's inputs into the worker's input areas; returns its parameters.
   static core::rpc::FuzzParams prepare_fuzz_call(Worker& w, const Job& job, const corpus::Entry& base,
                                                  const corpus::Entry& splice);

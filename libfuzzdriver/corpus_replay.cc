@@ -47,19 +47,18 @@ std::vector<ReplayResult> replay_corpus(const TargetInfo& target, const TestInfo
         core::ShmView shm = w.shm().view();
         core::store_entry(shm.base(), inputs[i], w.shm().input_area_size());
         std::memset(shm.mask(), 0, config.counters);
-        CallOutcome r =
-            w.call(core::rpc::method::kExec, core::rpc::ExecParams{}, config.timeout + std::chrono::milliseconds(1000));
+        Reply<core::rpc::ExecResult> r = w.exec(config.timeout + std::chrono::milliseconds(1000));
         CallOutcome::Verdict v = r.verdict();
         if (v == CallOutcome::Verdict::Failed || v == CallOutcome::Verdict::OutOfDomain) {
           out.ran = true;
           out.failed = true;
           out.failure = core::failure_summary(r.failure);
-          if (r.kind == CallOutcome::Kind::Ok) out.exec_ns = r.result.get<core::rpc::ExecResult>().duration_ns;
+          if (r.kind == CallOutcome::Kind::Ok) out.exec_ns = r.result.duration_ns;
         } else if (v == CallOutcome::Verdict::NotTheInput) {
           w.kill();  // not the input's fault: leave it without a verdict, try the next
         } else {
           out.ran = true;
-          out.exec_ns = r.result.get<core::rpc::ExecResult>().duration_ns;
+          out.exec_ns = r.result.duration_ns;
           const std::uint8_t* snap = shm.snapshot();
           for (std::uint64_t c = 0; c < config.counters; ++c) {
             for (int bit = 0; snap[c] >> bit; ++bit) {

@@ -87,7 +87,7 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
       if (!corpus::same_entry(mo.best, values) && w.running()) {
         // The smaller input's own coverage is what joins the mask.
         core::store_entry(shm.base(), mo.best, w.shm().input_area_size());
-        CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, opts_.timeout + milliseconds(1000));
+        CallOutcome r = w.exec(opts_.timeout + milliseconds(1000));
         used += std::max<std::uint64_t>(r.execs, 1);
         CallOutcome::Verdict v = r.verdict();
         if (v == CallOutcome::Verdict::Failed && r.exact_input) {
@@ -372,7 +372,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   params.limit = std::max<std::uint64_t>(first.execs, 1);  // up to where the first call got, checking each input
   params.deadline_ms = 0;
   params.paranoid = true;
-  CallOutcome r = w.call(rpc::method::kFuzz, params, milliseconds(600000));
+  CallOutcome r = w.fuzz(params, milliseconds(600000));
   if (r.verdict() == CallOutcome::Verdict::Failed) {
     // Not exact only if the damage escaped the decoy descriptors: report the last input.
     handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);

@@ -58,7 +58,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
   MinimizeOutcome out;
   out.best = input;
   rpc::MinimizeParams params;
-  params.mode = target != nullptr ? rpc::minimize_mode::kFailure : rpc::minimize_mode::kCoverage;
+  params.mode = target != nullptr ? rpc::MinimizeMode::Failure : rpc::MinimizeMode::Coverage;
   if (target != nullptr) params.target = signature_of(*target);
 
   for (;;) {
@@ -85,10 +85,10 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
     if (keep != nullptr) std::memcpy(shm.mask(), keep->data(), keep->size());
     params.limit = limit;
     params.deadline_ms = deadline_ms;
-    CallOutcome r = w.call(rpc::method::kMinimize, params, milliseconds(deadline_ms));
+    Reply<rpc::MinimizeResult> r = w.minimize(params, milliseconds(deadline_ms));
     out.execs += r.execs;
     if (r.kind == CallOutcome::Kind::Ok) {
-      auto res = r.result.get<rpc::MinimizeResult>();
+      const rpc::MinimizeResult& res = r.result;
       if (res.improved) out.best = core::load_entry(shm.best(), w.shm().input_area_size());
       if (r.verdict() == CallOutcome::Verdict::Failed) {
         // Coverage mode: a candidate failed. It is in `current`.
@@ -97,7 +97,7 @@ MinimizeOutcome run_minimize(Worker& w, const corpus::Entry& input, const core::
         out.failing_input = core::load_entry(shm.current(), w.shm().input_area_size());
         return out;
       }
-      if (res.status == rpc::status::kDone) {
+      if (res.status == rpc::Status::Done) {
         out.complete = true;
         return out;
       }
@@ -166,7 +166,7 @@ Reproduction reproduce(Worker& w, const corpus::Entry& input) {
   if (!ensure_running(w, MinimizeLimits{})) return rep;  // a warning, if any, on stderr
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), input, w.shm().input_area_size());
-  CallOutcome r = w.call(rpc::method::kExec, rpc::ExecParams{}, milliseconds(60000));
+  CallOutcome r = w.exec(milliseconds(60000));
   rep.output = w.output();
   CallOutcome::Verdict v = r.verdict();
   rep.ran = v != CallOutcome::Verdict::NotTheInput;

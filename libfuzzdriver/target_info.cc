@@ -6,12 +6,11 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
-#include "core/rpc.h"
+#include "core/rpc_json.h"
 #include "core/value_shape.h"
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/libfuzzer_binary.h"
@@ -141,23 +140,23 @@ TargetInfo describe_target(const std::string& path, const std::string& srcdir, c
     if (auto nl = s.rfind('\n'); nl != std::string::npos) s = s.substr(nl + 1);
     return s.empty() ? s : " (" + s + ")";
   };
-  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("tests")) {
+  std::optional<core::rpc::DescribeReply> answer;
+  try {
+    answer = core::rpc::decode_describe_reply(json_text);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + " is not a cfuzz target: its --cfuzz-describe answer is malformed (" + e.what() +
+                             ")");
+  }
+  if (!answer) {
     throw std::runtime_error(path + " is not a cfuzz target: it did not answer --cfuzz-describe (" +
                              describe_status(p.status()) + ")" + first_line(output) +
                              "; build it with cfuzz-clang++ or cfuzz_add_fuzz_test");
   }
-  if (j.value("protocol", 0) != core::rpc::kProtocolVersion) {
+  const core::rpc::DescribeReply& reply = *answer;
+  if (reply.protocol != core::rpc::kProtocolVersion) {
     throw std::runtime_error(path + " was built with a different cfuzz version (protocol " +
-                             std::to_string(j.value("protocol", 0)) + ", this cfuzz speaks " +
+                             std::to_string(reply.protocol) + ", this cfuzz speaks " +
                              std::to_string(core::rpc::kProtocolVersion) + "); rebuild it");
-  }
-  core::rpc::DescribeReply reply;
-  try {
-    reply = j.get<core::rpc::DescribeReply>();
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path + " is not a cfuzz target: its --cfuzz-describe answer is malformed (" + e.what() +
-                             ")");
   }
   info.counters = reply.counters;
   info.modules = reply.modules;

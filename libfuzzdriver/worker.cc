@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/rpc_json.h"
 #include "core/run_queue_wait.h"
 #include "core/shm_layout.h"
 #include "libfuzzdriver/budget.h"
@@ -89,7 +90,7 @@ void Worker::start() {
   set_nonblocking(out_r_);
 
   // Worker start-up includes the target's own initialization, and a sanitizer's.
-  CallOutcome ping = call(rpc::method::kPing, rpc::PingParams{}, milliseconds(60000));
+  Reply<rpc::PingResult> ping = call<rpc::PingResult>(rpc::Method::Ping, rpc::PingParams{}, 0, milliseconds(60000));
   auto last_lines = [this] {
     std::string out = output_;
     while (!out.empty() && out.back() == '\n') out.pop_back();
@@ -101,7 +102,7 @@ void Worker::start() {
     kill();
     throw std::runtime_error("worker for " + config_.test + " did not start (" + why + ")" + last_lines());
   }
-  rpc::PingResult p = ping.result.get<rpc::PingResult>();
+  const rpc::PingResult& p = ping.result;
   if (p.protocol != rpc::kProtocolVersion) {
     kill();
     throw std::runtime_error("worker speaks protocol " + std::to_string(p.protocol) + ", expected " +
@@ -150,9 +151,63 @@ void Worker::read_output(int fd) {
   }
 }
 
-CallOutcome Worker::call(const std::string& method, const nlohmann::json& params, milliseconds expected) {
+Reply<rpc::FuzzResult> Worker::fuzz(const rpc::FuzzParams& p, milliseconds expected) {
+  return call<rpc::FuzzResult>(rpc::Method::Fuzz, p, p.limit, expected);
+}
+
+Reply<rpc::ExecResult> Worker::exec(milliseconds expected) {
+  return call<rpc::ExecResult>(rpc::Method::Exec, rpc::ExecParams{}, 0, expected);
+}
+
+Reply<rpc::ExecBatchResult> Worker::exec_batch(const rpc::ExecBatchParams& p, milliseconds expected) {
+  return call<rpc::ExecBatchResult>(rpc::Method::ExecBatch, p, 0, expected);
+}
+
+Reply<rpc::MinimizeResult> Worker::minimize(const rpc::MinimizeParams& p, milliseconds expected) {
+  return call<rpc::MinimizeResult>(rpc::Method::Minimize, p, p.limit, expected);
+}
+
+namespace {
+
+template <class Result>
+rpc::Status status_of(const Result& r) {
+  return r.status;
+}
+rpc::Status status_of(const rpc::PingResult&) { return rpc::Status::Ok; }
+
+}  // namespace
+
+template <class Result, class Params>
+Reply<Result> Worker::call(rpc::Method method, const Params& params, std::uint64_t limit, milliseconds expected) {
+  Reply<Result> out;
+  nlohmann::json result;
+  static_cast<CallOutcome&>(out) = exchange(method, nlohmann::json(params), limit, expected, result);
+  if (out.kind != CallOutcome::Kind::Ok) return out;
+  try {
+    result.get_to(out.result);
+    out.status = status_of(out.result);
+    if (!rpc::status_allowed(method, out.status)) {
+      throw rpc::ProtocolError("status \"" + std::string(rpc::wire_name(out.status)) + "\"");
+    }
+  } catch (const std::exception& e) {
+    // Well framed but not this method's result: the target wrote it onto the response pipe.
+    static_cast<CallOutcome&>(out) =
+        drop_for_protocol_error("malformed " + std::string(rpc::wire_name(method)) + " result: " + e.what());
+    out.result = Result{};
+    return out;
+  }
+  if (out.status == rpc::Status::Failure) {
+    out.input_fault = true;
+    out.failure = core::failure_from_worker(shm_->header().failure);
+    refine_from_sanitizer_report(out.failure, output_);
+  }
+  return out;
+}
+
+CallOutcome Worker::exchange(rpc::Method method, const nlohmann::json& params, std::uint64_t limit,
+                             milliseconds expected, nlohmann::json& result) {
   auto start = Clock::now();
-  CallOutcome out = call_unchecked(method, params, expected);
+  CallOutcome out = call_unchecked(method, params, expected, result);
   if (!shm_->layout_intact()) {
     out.layout_damaged = true;
     shm_->restore_layout();
@@ -162,24 +217,13 @@ CallOutcome Worker::call(const std::string& method, const nlohmann::json& params
   auto elapsed_ns =
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
   std::uint64_t plausible = elapsed_ns / 10 + 1;
-  if (params.is_object() && params.contains("limit") && params["limit"].is_number_unsigned() &&
-      params["limit"].get<std::uint64_t>() != 0) {
-    plausible = std::min(plausible, params["limit"].get<std::uint64_t>());
-  }
+  if (limit != 0) plausible = std::min(plausible, limit);
   out.execs = std::min(out.execs, plausible);
-  if (out.kind == CallOutcome::Kind::Ok && out.result.is_object()) {
-    auto status = out.result.find("status");
-    if (status != out.result.end() && status->is_string()) out.status = status->get<std::string>();
-    if (out.status == rpc::status::kFailure) {
-      out.input_fault = true;
-      out.failure = core::failure_from_worker(shm_->header().failure);
-      refine_from_sanitizer_report(out.failure, output_);
-    }
-  }
   return out;
 }
 
-CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::json& params, milliseconds expected) {
+CallOutcome Worker::call_unchecked(rpc::Method method, const nlohmann::json& params, milliseconds expected,
+                                   nlohmann::json& result) {
   CallOutcome out;
   if (!process_.running()) {
     out.kind = CallOutcome::Kind::Died;
@@ -189,7 +233,7 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
   core::ShmHeader& hdr = shm_->header();
   core::failure_clear(hdr.failure);
   hdr.exec_count.store(0);
-  if (method != rpc::method::kPing) output_.clear();
+  if (method != rpc::Method::Ping) output_.clear();
   killed_for_ = KilledFor::Nothing;
 
   rpc::Request req{next_id_++, method, params};
@@ -235,20 +279,16 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
               return out;
             }
             out.kind = CallOutcome::Kind::Ok;
-            out.result = std::move(resp.result);
+            result = std::move(resp.result);
             return out;
           }
         } catch (const rpc::ProtocolError& e) {
-          killed_for_ = KilledFor::Protocol;
-          process_.kill_group();
-          process_.wait();
-          read_output(out_r_);
           std::string what = e.what();
           if (line && !line->empty()) {
             std::string shown = line->size() > 80 ? line->substr(0, 80) + "..." : *line;
             what += ": " + shown;
           }
-          return classify_death(CallOutcome::Kind::ProtocolError, what);
+          return drop_for_protocol_error(what);
         }
       } else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
         // The response pipe closed: the worker is dead (or dying).
@@ -295,6 +335,14 @@ CallOutcome Worker::call_unchecked(const std::string& method, const nlohmann::js
       return classify_death(CallOutcome::Kind::Died, "worker killed");
     }
   }
+}
+
+CallOutcome Worker::drop_for_protocol_error(const std::string& why) {
+  killed_for_ = KilledFor::Protocol;
+  process_.kill_group();
+  process_.wait();
+  read_output(out_r_);
+  return classify_death(CallOutcome::Kind::ProtocolError, why);
 }
 
 CallOutcome Worker::classify_death(CallOutcome::Kind kind, const std::string& why) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/failure_record.h"
 #include "core/rpc.h"
@@ -43,13 +43,12 @@ WorkerConfig worker_config_for(const TargetInfo& target, const TestInfo& test, b
 
 struct CallOutcome {
   enum class Kind {
-    Ok,             // the worker answered; `result` holds the answer
+    Ok,             // the worker answered with a result of the method's type
     Error,          // the worker answered with a JSON-RPC error (a bug, or a bad request)
     Died,           // the worker died or was killed during the call
     ProtocolError,  // the worker wrote something that is not a response to this call
   };
   Kind kind = Kind::Ok;
-  nlohmann::json result;
   std::string error;   // for Error, Died and ProtocolError: what happened, in a few words
   int error_code = 0;  // for Error: the JSON-RPC error code (rpc::kHarnessError, ...)
   // The shared memory's layout was not as the coordinator made it when the call ended: the
@@ -65,8 +64,8 @@ struct CallOutcome {
   bool input_fault = false;
   bool exact_input = true;
   core::FailureRecord failure{};
-  std::string status;       // Ok: the answer's status (core/rpc.h rpc::status), if it has one
-  std::uint64_t execs = 0;  // executions the call made before it ended
+  core::rpc::Status status = core::rpc::Status::Ok;  // Ok: the result's status (Ok for ping)
+  std::uint64_t execs = 0;                           // executions the call made before it ended
 
   // What the call says of its input: the one rule for every method and every way a call
   // ends. OutOfDomain: a single execution of values the fuzz function's domains exclude (a
@@ -76,8 +75,14 @@ struct CallOutcome {
   Verdict verdict() const {
     if (input_fault) return (failure.flags & core::kFailureOutOfDomain) != 0 ? Verdict::OutOfDomain : Verdict::Failed;
     if (kind != Kind::Ok) return Verdict::NotTheInput;
-    return status == core::rpc::status::kInteresting ? Verdict::Interesting : Verdict::Fine;
+    return status == core::rpc::Status::Interesting ? Verdict::Interesting : Verdict::Fine;
   }
+};
+
+// A call of one method: how it ended and, when the worker answered (Kind::Ok), its result.
+template <class Result>
+struct Reply : CallOutcome {
+  Result result{};
 };
 
 class Worker {
@@ -102,9 +107,14 @@ class Worker {
   SharedMemory& shm() { return *shm_; }
   const WorkerConfig& config() const { return config_; }
 
-  // One call. `expected` bounds how long the call may take before the worker itself is
-  // considered stuck (the per-input timeout is watched separately).
-  CallOutcome call(const std::string& method, const nlohmann::json& params, std::chrono::milliseconds expected);
+  // One typed call per method, as Go's workerClient has. `expected` bounds how long the
+  // call may take before the worker itself is considered stuck (the per-input timeout is
+  // watched separately). An answer that is not a result of the method's type (a status the
+  // method never has, a field of the wrong type) is a ProtocolError, as garbage is.
+  Reply<core::rpc::FuzzResult> fuzz(const core::rpc::FuzzParams& p, std::chrono::milliseconds expected);
+  Reply<core::rpc::ExecResult> exec(std::chrono::milliseconds expected);
+  Reply<core::rpc::ExecBatchResult> exec_batch(const core::rpc::ExecBatchParams& p, std::chrono::milliseconds expected);
+  Reply<core::rpc::MinimizeResult> minimize(const core::rpc::MinimizeParams& p, std::chrono::milliseconds expected);
 
   // The target's output (stdout and stderr together) since the current or last call began.
   const std::string& output() const { return output_; }
@@ -113,8 +123,17 @@ class Worker {
   void close_pipes();
   void read_output(int fd);
   CallOutcome classify_death(CallOutcome::Kind kind, const std::string& why);
-  CallOutcome call_unchecked(const std::string& method, const nlohmann::json& params,
-                             std::chrono::milliseconds expected);
+  // The worker wrote something that is not the answer to the call: it is killed.
+  CallOutcome drop_for_protocol_error(const std::string& why);
+  // The typed calls' shared part (worker.cc). `limit` bounds the plausible execution count
+  // (0: none).
+  template <class Result, class Params>
+  Reply<Result> call(core::rpc::Method method, const Params& params, std::uint64_t limit,
+                     std::chrono::milliseconds expected);
+  CallOutcome exchange(core::rpc::Method method, const nlohmann::json& params, std::uint64_t limit,
+                       std::chrono::milliseconds expected, nlohmann::json& result);
+  CallOutcome call_unchecked(core::rpc::Method method, const nlohmann::json& params, std::chrono::milliseconds expected,
+                             nlohmann::json& result);
   enum class KilledFor { Nothing, Timeout, Memory, Stuck, Protocol };
 
   int index_;

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/rpc.h"
+#include "core/rpc_json.h"
 #include "corpus_format/codec.h"
 #include "runtime/coverage_registry.h"
 #include "runtime/registry.h"

@@ -192,14 +192,14 @@ FuzzEngine::Step FuzzEngine::execute(FailureRecord* failure, std::uint64_t* coun
   if (check != nullptr) check->after_execution();
   if (r == RunResult::Fail) {
     hdr_.failure = *failure;
-    res.status = rpc::status::kFailure;
+    res.status = rpc::Status::Failure;
     return Step::Failure;
   }
   // A skipped input is not worth keeping, whatever it covered (cfuzz.h: skip).
   if (fresh && r == RunResult::Pass) {
     write_snapshot();
     res.new_bits = new_bits();
-    res.status = rpc::status::kInteresting;
+    res.status = rpc::Status::Interesting;
     return Step::Interesting;
   }
   return Step::Continue;
@@ -220,10 +220,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   // 100 attempts): such a test gets the run's whole length, as libFuzzer gives it.
   if (!custom_mutators_.empty()) max_len = std::max<std::uint64_t>(max_len, shm_.base().slot_capacity);
   mutator_.set_max_len(max_len);
-  std::vector<std::string> dictionary;
-  dictionary.reserve(p.dictionary.size());
-  for (const auto& hex : p.dictionary) dictionary.push_back(rpc::from_hex(hex));
-  words_.set_dictionary(std::move(dictionary));
+  words_.set_dictionary(p.dictionary);
   start_call();
   rng_.reseed(p.seed, 1);
   // What a call does depends only on its inputs and seed (so it can be replayed): no
@@ -233,7 +230,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   const CallBudget budget{p.limit,
                           p.deadline_ms != 0 ? monotonic_ns(CLOCK_MONOTONIC_COARSE) + p.deadline_ms * 1000000ULL : 0};
   rpc::FuzzResult res;
-  res.status = rpc::status::kOk;
+  res.status = rpc::Status::Ok;
   FailureRecord failure;
   std::uint64_t count = 0;
 
@@ -275,7 +272,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     }
     Step step = execute(&failure, &count, check, res);
     if (step == Step::Interesting) {
-      for (const auto& w : words_.chain_words()) res.useful_words.push_back(rpc::to_hex(w));
+      for (const auto& w : words_.chain_words()) res.useful_words.emplace_back(w);
     }
     if (step != Step::Continue || budget.over(count)) break;
   }
@@ -320,7 +317,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();
     Step step = execute(failure, count, check, res);
-    if (step == Step::Interesting && c.is_word && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
+    if (step == Step::Interesting && c.is_word && c.bytes.size() >= 2) res.useful_words.emplace_back(c.bytes);
     if (step != Step::Continue) return step;
     // Chained replacements: each of the first few follow-ups, then greedily the first
     // follow-up of each run after it (a value fixed, then the checksum over it, then the
@@ -344,8 +341,8 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
         ++chained_runs;
         step = execute(failure, count, check, res);
         if (step == Step::Interesting) {
-          if (c.is_word && c.bytes.size() >= 2) res.useful_words.push_back(rpc::to_hex(c.bytes));
-          if (f->len >= 2) res.useful_words.push_back(rpc::to_hex(f->replacement()));
+          if (c.is_word && c.bytes.size() >= 2) res.useful_words.emplace_back(c.bytes);
+          if (f->len >= 2) res.useful_words.emplace_back(f->replacement());
         }
         if (step != Step::Continue) return step;
         // The byte order the steps have shown is tried first. The same comparison again:
@@ -367,7 +364,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
 }
 
 rpc::FuzzResult FuzzEngine::finish(rpc::FuzzResult&& res, std::uint64_t count, std::uint64_t start) {
-  for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.push_back(rpc::to_hex(w));
+  for (const auto& w : words_.new_constants(kNewWordsPerCall)) res.new_words.emplace_back(w);
   res.execs = count;
   res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
   res.exec_ns = count != 0 ? res.duration_ns / count : 0;
@@ -393,9 +390,9 @@ rpc::ExecResult FuzzEngine::exec(ExecutionCheck* check, std::uint64_t count) {
   res.new_bits = new_bits();
   if (r == RunResult::Fail) {
     hdr_.failure = failure;
-    res.status = rpc::status::kFailure;
+    res.status = rpc::Status::Failure;
   } else {
-    res.status = r == RunResult::Skip ? rpc::status::kSkipped : rpc::status::kOk;
+    res.status = r == RunResult::Skip ? rpc::Status::Skipped : rpc::Status::Ok;
   }
   return res;
 }

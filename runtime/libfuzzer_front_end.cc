@@ -304,7 +304,7 @@ class FrontEnd {
     rpc::ExecResult r = engine_->exec();
     count_executions(1);
     slowest_ns_ = std::max(slowest_ns_, r.duration_ns);
-    if (r.status == rpc::status::kFailure) fail();
+    if (r.status == rpc::Status::Failure) fail();
     return r;
   }
 
@@ -381,7 +381,7 @@ class FrontEnd {
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
     set_libfuzzer_mutation_source(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
-    if (run_once(entry).status == rpc::status::kSkipped) return;
+    if (run_once(entry).status == rpc::Status::Skipped) return;
     keep_if_new(entry, name, false);
   }
 
@@ -518,14 +518,11 @@ class FrontEnd {
         core::note_input_to_state(corpus_.at(parent), r.input_to_state_next, r.input_to_state_done);
         input_to_state_budget_.spent(r.input_to_state_execs);
       }
-      std::vector<std::string> constants, useful;
-      for (const auto& h : r.new_words) constants.push_back(rpc::from_hex(h));
-      for (const auto& h : r.useful_words) useful.push_back(rpc::from_hex(h));
-      dictionary_.note_constants(constants);
-      if (r.status == rpc::status::kFailure) fail();
-      if (r.status == rpc::status::kInteresting) {
-        dictionary_.credit(useful);
-        std::string mutations = mutation_sequence(useful);  // before minimizing runs other inputs
+      dictionary_.note_constants(r.new_words);
+      if (r.status == rpc::Status::Failure) fail();
+      if (r.status == rpc::Status::Interesting) {
+        dictionary_.credit(r.useful_words);
+        std::string mutations = mutation_sequence(r.useful_words);  // before minimizing runs other inputs
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
         if (keep_if_new(found, "", true)) {
@@ -633,7 +630,7 @@ class FrontEnd {
     }
     // The smaller input's own coverage is what joins the mask.
     rpc::ExecResult r = run_once(m.best());
-    if (r.status == rpc::status::kOk && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
+    if (r.status == rpc::Status::Ok && core::covers(shm_.snapshot(), keep.data(), n)) return m.best();
     std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
     return found;
   }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/corpus.h"
@@ -22,7 +23,7 @@
 #include "core/exec_batch.h"
 #include "core/input_area.h"
 #include "core/minimizer.h"
-#include "core/rpc.h"
+#include "core/rpc_json.h"
 #include "core/shm_layout.h"
 #include "corpus_format/value.h"
 #include "runtime/coverage_registry.h"
@@ -100,40 +101,44 @@ class WorkerServer : private ExecutionCheck {
   }
 
  private:
+  // One typed handler per method, as Go's workerServer has.
+  nlohmann::json dispatch(const rpc::Request& req) {
+    switch (req.method) {
+      case rpc::Method::Ping: return ping();
+      case rpc::Method::Fuzz: return fuzz(req.params.get<rpc::FuzzParams>());
+      case rpc::Method::Exec: return exec();
+      case rpc::Method::ExecBatch: return exec_batch(req.params.get<rpc::ExecBatchParams>());
+      case rpc::Method::Minimize: return minimize(req.params.get<rpc::MinimizeParams>());
+    }
+    throw std::logic_error("a method without a handler");
+  }
+
+  rpc::PingResult ping() const {
+    rpc::PingResult r;
+    r.pid = getpid();
+    r.test = engine_.executor().last_input().test_name();
+    for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
+    r.counters = coverage_registry().total_counters;
+    return r;
+  }
+
   rpc::Response handle(const std::string& line) {
     rpc::Response resp;
     rpc::Request req;
     try {
       req = rpc::decode_request(line);
+    } catch (const rpc::UnknownMethod& e) {
+      resp.id = e.id();
+      resp.error_code = rpc::kMethodNotFound;
+      resp.error_message = e.what();
+      return resp;
     } catch (const rpc::ProtocolError& e) {
       die_internal(std::string("bad request from the coordinator: ") + e.what());
     }
     resp.id = req.id;
     try {
-      nlohmann::json result;
-      if (req.method == rpc::method::kPing) {
-        rpc::PingResult r;
-        r.pid = getpid();
-        r.test = engine_.executor().last_input().test_name();
-        for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
-        r.counters = coverage_registry().total_counters;
-        result = r;
-      } else if (req.method == rpc::method::kFuzz) {
-        result = fuzz(req.params.get<rpc::FuzzParams>());
-      } else if (req.method == rpc::method::kExec) {
-        result = exec();
-      } else if (req.method == rpc::method::kExecBatch) {
-        result = exec_batch(req.params.get<rpc::ExecBatchParams>());
-      } else if (req.method == rpc::method::kMinimize) {
-        result = minimize(req.params.get<rpc::MinimizeParams>());
-      } else {
-        resp.ok = false;
-        resp.error_code = rpc::kMethodNotFound;
-        resp.error_message = "unknown method " + req.method;
-        return resp;
-      }
+      resp.result = dispatch(req);
       resp.ok = true;
-      resp.result = std::move(result);
     } catch (const nlohmann::json::exception& e) {
       resp.ok = false;
       resp.error_code = rpc::kInvalidParams;
@@ -235,11 +240,11 @@ class WorkerServer : private ExecutionCheck {
     guard_ = &guard;
     aside_.resize(area_size_);
     rpc::ExecBatchResult res;
-    res.status = rpc::status::kOk;
+    res.status = rpc::Status::Ok;
     for (; res.done < inputs.size(); ++res.done) {
       core::store_entry(shm_.base(), inputs[res.done], area_size_);
-      if (engine_.exec(this, res.done + 1).status == rpc::status::kFailure) {
-        res.status = rpc::status::kFailure;
+      if (engine_.exec(this, res.done + 1).status == rpc::Status::Failure) {
+        res.status = rpc::Status::Failure;
         break;
       }
       // Full: the coordinator sends the rest again.
@@ -279,9 +284,7 @@ class WorkerServer : private ExecutionCheck {
   rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
     engine_.check_every_input(true);
     engine_.check_area(shm_.base(), "base");
-    bool coverage_mode = p.mode == rpc::minimize_mode::kCoverage;
-    if (!coverage_mode && p.mode != rpc::minimize_mode::kFailure)
-      throw std::invalid_argument("unknown minimize mode " + p.mode);
+    bool coverage_mode = p.mode == rpc::MinimizeMode::Coverage;
     FailureRecord target{};
     target.kind = p.target.kind;
     target.exit_code = p.target.exit_code;
@@ -301,7 +304,7 @@ class WorkerServer : private ExecutionCheck {
     hdr_.minimize.active = 1;
 
     rpc::MinimizeResult res;
-    res.status = rpc::status::kDone;
+    res.status = rpc::Status::Done;
     std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
     std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
     std::uint64_t count = 0;
@@ -312,7 +315,7 @@ class WorkerServer : private ExecutionCheck {
     RpcGuard guard;
     for (;;) {
       if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
-        res.status = rpc::status::kBudget;
+        res.status = rpc::Status::Budget;
         break;
       }
       if (!m.next(&candidate)) break;
@@ -333,7 +336,7 @@ class WorkerServer : private ExecutionCheck {
         if (r == RunResult::Fail) {
           // A new failure found while shrinking an interesting input: report it.
           hdr_.failure = failure;
-          res.status = rpc::status::kFailure;
+          res.status = rpc::Status::Failure;
           break;
         }
         engine_.write_snapshot();

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/input_area.h"
-#include "core/rpc.h"
+#include "core/rpc_json.h"
 #include "corpus_format/value.h"
 #include "test/core/test_area.h"
 
@@ -108,7 +108,7 @@ Outcome minimize_dying_every_time(const Entry& start, const Predicate& qualifies
     // The state travels as the real one does: six words in shared memory, copied into the
     // next "minimize" request with the verdict, as JSON, and unpacked by the new worker.
     rpc::MinimizeParams params;
-    params.mode = "failure";
+    params.mode = rpc::MinimizeMode::Failure;
     params.state = state.pack();
     params.resume_verdict = verdict;
     const auto received = nlohmann::json::parse(nlohmann::json(params).dump()).get<rpc::MinimizeParams>();

@@ -1,6 +1,12 @@
 // The JSON-RPC messages between coordinator and worker: every params and result struct
-// survives the trip, malformed lines are protocol errors, and framing works on any chunks.
+// survives the trip, the wire keeps its names and encodings, unknown names and malformed
+// lines are protocol errors, and framing works on any chunks.
 #include "core/rpc.h"
+
+// The plain messages keep JSON out of the engine's hot path.
+#if defined(INCLUDE_NLOHMANN_JSON_HPP_) || defined(INCLUDE_NLOHMANN_JSON_FWD_HPP_)
+#error "core/rpc.h pulls in nlohmann/json"
+#endif
 
 #include <pthread.h>
 #include <signal.h>
@@ -10,9 +16,12 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "core/rpc_json.h"
 
 namespace cfuzz::core::rpc {
 namespace {
@@ -23,11 +32,11 @@ using nlohmann::json;
 template <class T>
 T round_trip(const T& v) {
   json j = v;
-  const std::string line = encode_request(Request{7, "method", j});
+  const std::string line = encode_request(Request{7, Method::Fuzz, j});
   EXPECT_EQ(line.find('\n'), line.size() - 1) << "one line, newline-terminated";
   const Request back = decode_request(std::string_view(line).substr(0, line.size() - 1));
   EXPECT_EQ(back.id, 7u);
-  EXPECT_EQ(back.method, "method");
+  EXPECT_EQ(back.method, Method::Fuzz);
   return back.params.get<T>();
 }
 
@@ -60,7 +69,8 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   p.paranoid = true;
   p.input_to_state = 64;
   p.input_to_state_from = 17;
-  p.dictionary = {to_hex("GET "), to_hex(std::string("\0\xff\n", 3)), ""};
+  p.only_ascii = true;
+  p.dictionary = {"GET ", std::string("\0\xff\n", 3), ""};
   const FuzzParams bp = round_trip(p);
   EXPECT_EQ(bp.seed, p.seed);
   EXPECT_EQ(bp.limit, 1000u);
@@ -70,22 +80,23 @@ TEST(Rpc, FuzzParamsAndResultRoundTrip) {
   EXPECT_EQ(bp.input_to_state, 64u);
   EXPECT_EQ(bp.input_to_state_from, 17u);
   EXPECT_EQ(bp.dictionary, p.dictionary);
+  EXPECT_TRUE(bp.only_ascii);
 
   FuzzResult r;
-  r.status = "interesting";
+  r.status = Status::Interesting;
   r.execs = 99;
   r.duration_ns = ~0ULL;
   r.new_bits = 17;
   r.exec_ns = 5;
-  r.new_words = {to_hex("magic"), to_hex(std::string(1, '\0'))};
+  r.new_words = {"magic", std::string(1, '\0')};
   r.useful_words = {
-      to_hex("\x7f"
-             "ELF")};
+      "\x7f"
+      "ELF"};
   r.input_to_state_next = 40;
   r.input_to_state_done = true;
   r.input_to_state_execs = 61;
   const FuzzResult br = round_trip(r);
-  EXPECT_EQ(br.status, "interesting");
+  EXPECT_EQ(br.status, Status::Interesting);
   EXPECT_EQ(br.execs, 99u);
   EXPECT_EQ(br.duration_ns, ~0ULL);
   EXPECT_EQ(br.new_bits, 17u);
@@ -122,6 +133,26 @@ TEST(Rpc, DescribeReplyRoundTripsAndATestWithoutAFunctionHasNoTypes) {
   EXPECT_EQ(b.tests[1].error, "f.fuzz was never called");
 }
 
+TEST(Rpc, ADescribeAnswerIsToldFromNoAnswerAndFromAnotherVersion) {
+  EXPECT_FALSE(decode_describe_reply("INFO: Seed: 1234\n").has_value());
+  EXPECT_FALSE(decode_describe_reply("[1,2]").has_value());
+  EXPECT_FALSE(decode_describe_reply(R"({"protocol":1})").has_value()) << "no tests: not an answer";
+  // Another version: only its protocol is read, whatever the rest holds.
+  const auto other = decode_describe_reply(R"({"protocol":9,"tests":"a format of the future"})");
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(other->protocol, 9);
+  const auto none = decode_describe_reply(R"({"tests":[]})");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(none->protocol, 0);
+  EXPECT_THROW(decode_describe_reply(R"({"protocol":1,"tests":[{"name":7}]})"), json::exception);
+  const auto ok = decode_describe_reply(
+      R"({"counters":299,"modules":1,"protocol":1,"srcdir":"/tmp/escape","tests":[{"name":"FuzzEscape","seeds":[""],"types":["string"]}]})");
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->counters, 299u);
+  ASSERT_EQ(ok->tests.size(), 1u);
+  EXPECT_EQ(ok->tests[0].types, std::vector<std::string>{"string"});
+}
+
 TEST(Rpc, HexCodingRoundTripsEveryByte) {
   std::string all;
   for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
@@ -144,18 +175,18 @@ TEST(Rpc, MalformedHexIsAProtocolError) {
 
 TEST(Rpc, ExecResultRoundTrips) {
   ExecResult r;
-  r.status = "skipped";
+  r.status = Status::Skipped;
   r.duration_ns = 77;
   r.new_bits = 3;
   const ExecResult b = round_trip(r);
-  EXPECT_EQ(b.status, "skipped");
+  EXPECT_EQ(b.status, Status::Skipped);
   EXPECT_EQ(b.duration_ns, 77u);
   EXPECT_EQ(b.new_bits, 3u);
 }
 
 TEST(Rpc, MinimizeParamsRoundTripWithAndWithoutAResumeVerdict) {
   MinimizeParams p;
-  p.mode = "failure";
+  p.mode = MinimizeMode::Failure;
   p.limit = 50;
   p.deadline_ms = 60000;
   p.state = {1, 2, 3, 4, 0xffffffffffffffffULL, 6};
@@ -163,7 +194,7 @@ TEST(Rpc, MinimizeParamsRoundTripWithAndWithoutAResumeVerdict) {
   for (std::optional<bool> verdict : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
     p.resume_verdict = verdict;
     const MinimizeParams b = round_trip(p);
-    EXPECT_EQ(b.mode, "failure");
+    EXPECT_EQ(b.mode, MinimizeMode::Failure);
     EXPECT_EQ(b.limit, 50u);
     EXPECT_EQ(b.deadline_ms, 60000u);
     EXPECT_EQ(b.state, p.state);
@@ -177,12 +208,12 @@ TEST(Rpc, MinimizeParamsRoundTripWithAndWithoutAResumeVerdict) {
 
 TEST(Rpc, MinimizeResultRoundTrips) {
   MinimizeResult r;
-  r.status = "budget";
+  r.status = Status::Budget;
   r.execs = 12;
   r.duration_ns = 34;
   r.improved = true;
   const MinimizeResult b = round_trip(r);
-  EXPECT_EQ(b.status, "budget");
+  EXPECT_EQ(b.status, Status::Budget);
   EXPECT_EQ(b.execs, 12u);
   EXPECT_EQ(b.duration_ns, 34u);
   EXPECT_TRUE(b.improved);
@@ -203,7 +234,7 @@ TEST(Rpc, MissingOptionalFieldsKeepTheirDefaults) {
   EXPECT_EQ(r.input_to_state_next, 0u);
   EXPECT_FALSE(r.input_to_state_done);
   const auto m = json{{"mode", "coverage"}, {"resume_verdict", nullptr}}.get<MinimizeParams>();
-  EXPECT_EQ(m.mode, "coverage");
+  EXPECT_EQ(m.mode, MinimizeMode::Coverage);
   EXPECT_FALSE(m.resume_verdict.has_value());
   EXPECT_EQ(m.state, (std::array<std::uint64_t, 6>{}));
   const auto p = json::object().get<PingResult>();
@@ -218,12 +249,126 @@ TEST(Rpc, ResultsWithoutAStatusOrWithWrongTypesAreRejected) {
   EXPECT_THROW((json{{"seed", "five"}}.get<FuzzParams>()), json::exception);
 }
 
+TEST(Rpc, ExecBatchParamsAndResultRoundTripAndBothFieldsAreRequired) {
+  const ExecBatchParams p = round_trip(ExecBatchParams{256});
+  EXPECT_EQ(p.count, 256u);
+  ExecBatchResult r;
+  r.status = Status::Failure;
+  r.done = 17;
+  const ExecBatchResult b = round_trip(r);
+  EXPECT_EQ(b.status, Status::Failure);
+  EXPECT_EQ(b.done, 17u);
+  EXPECT_THROW(json::object().get<ExecBatchParams>(), json::exception);
+  EXPECT_THROW((json{{"status", "ok"}}.get<ExecBatchResult>()), json::exception);
+  EXPECT_THROW((json{{"done", 3}}.get<ExecBatchResult>()), json::exception);
+}
+
+TEST(Rpc, EveryMethodStatusAndModeKeepsItsWireName) {
+  const std::pair<Method, const char*> methods[] = {{Method::Ping, "ping"},
+                                                    {Method::Fuzz, "fuzz"},
+                                                    {Method::Exec, "exec"},
+                                                    {Method::ExecBatch, "exec_batch"},
+                                                    {Method::Minimize, "minimize"}};
+  for (const auto& [m, name] : methods) {
+    EXPECT_EQ(json(m), name);
+    EXPECT_EQ(json(name).get<Method>(), m) << name;
+    const Request back = decode_request(std::string("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"") + name + "\"}");
+    EXPECT_EQ(back.method, m) << name;
+  }
+  const std::pair<Status, const char*> statuses[] = {{Status::Ok, "ok"},           {Status::Interesting, "interesting"},
+                                                     {Status::Failure, "failure"}, {Status::Skipped, "skipped"},
+                                                     {Status::Done, "done"},       {Status::Budget, "budget"}};
+  for (const auto& [st, name] : statuses) {
+    EXPECT_EQ(json(st), name);
+    EXPECT_EQ(json(name).get<Status>(), st) << name;
+  }
+  EXPECT_EQ(json(MinimizeMode::Failure), "failure");
+  EXPECT_EQ(json(MinimizeMode::Coverage), "coverage");
+  EXPECT_EQ(json("coverage").get<MinimizeMode>(), MinimizeMode::Coverage);
+}
+
+TEST(Rpc, AnUnknownStatusOrModeIsAnErrorNotTheFirstValue) {
+  for (const char* bad : {"OK", "", "interesting ", "crash"}) {
+    EXPECT_THROW(json(bad).get<Status>(), ProtocolError) << bad;
+    EXPECT_THROW((json{{"status", bad}}.get<FuzzResult>()), ProtocolError) << bad;
+  }
+  EXPECT_THROW((json{{"mode", "smaller"}}.get<MinimizeParams>()), ProtocolError);
+  // Not a string at all: nlohmann's type error, which the worker answers as invalid params.
+  EXPECT_THROW((json{{"status", 1}}.get<ExecResult>()), json::exception);
+  EXPECT_THROW(json(nullptr).get<Method>(), json::exception);
+}
+
+TEST(Rpc, AnUnknownMethodIsReportedWithTheRequestsIdAndName) {
+  try {
+    decode_request(R"({"jsonrpc":"2.0","id":41,"method":"fuzz_harder","params":{}})");
+    FAIL() << "an unknown method decoded";
+  } catch (const UnknownMethod& e) {
+    EXPECT_EQ(e.id(), 41u);
+    EXPECT_NE(std::string(e.what()).find("fuzz_harder"), std::string::npos) << e.what();
+  }
+  // It is a protocol error too, for a side that only knows those.
+  EXPECT_THROW(decode_request(R"({"jsonrpc":"2.0","id":1,"method":"Ping"})"), ProtocolError);
+}
+
+TEST(Rpc, ByteWordsTravelAsHexAndMalformedHexIsAnError) {
+  FuzzParams p;
+  p.dictionary = {std::string("\0\xff", 2), "A"};
+  const json j = p;
+  EXPECT_EQ(j["dictionary"], (json{"00ff", "41"}));
+  FuzzResult r;
+  r.new_words = {"\x80"};
+  r.useful_words = {"ok"};
+  const json jr = r;
+  EXPECT_EQ(jr["new_words"], json{"80"});
+  EXPECT_EQ(jr["useful_words"], json{"6f6b"});
+  EXPECT_THROW((json{{"dictionary", {"0g"}}}.get<FuzzParams>()), ProtocolError);
+  EXPECT_THROW((json{{"status", "ok"}, {"new_words", {"abc"}}}.get<FuzzResult>()), ProtocolError);
+  EXPECT_THROW((json{{"dictionary", "00ff"}}.get<FuzzParams>()), json::exception);
+}
+
+// The messages docs/rpc-protocol.md shows, as captured from real runs: they decode, and
+// encode back to the same JSON (nlohmann writes keys in order, so the text is the same).
+TEST(Rpc, TheDocumentedMessagesDecodeAndEncodeUnchanged) {
+  const char* fuzz_params =
+      R"({"deadline_ms":20,"dictionary":[],"input_to_state":512,"input_to_state_from":0,"limit":297,"max_len":4096,"only_ascii":false,"paranoid":false,"seed":49947422138667844})";
+  EXPECT_EQ(json(json::parse(fuzz_params).get<FuzzParams>()).dump(), fuzz_params);
+  const char* fuzz_result =
+      R"({"duration_ns":0,"exec_ns":0,"execs":1,"input_to_state_done":false,"input_to_state_execs":0,"input_to_state_next":0,"new_bits":4,"new_words":[],"status":"interesting","useful_words":[]})";
+  EXPECT_EQ(json(json::parse(fuzz_result).get<FuzzResult>()).dump(), fuzz_result);
+  const char* minimize_params =
+      R"({"deadline_ms":1000,"limit":0,"mode":"failure","resume_verdict":null,"state":[0,0,0,0,0,0],"target":{"detail":"SIGSEGV","exit_code":0,"kind":3,"site":"fk+0x391da"}})";
+  EXPECT_EQ(json(json::parse(minimize_params).get<MinimizeParams>()).dump(), minimize_params);
+  const char* minimize_result = R"({"duration_ns":1507064,"execs":2,"improved":true,"status":"done"})";
+  EXPECT_EQ(json(json::parse(minimize_result).get<MinimizeResult>()).dump(), minimize_result);
+  const char* ping_result = R"({"counters":299,"pid":9314,"protocol":1,"test":"FuzzEscape","types":["string"]})";
+  EXPECT_EQ(json(json::parse(ping_result).get<PingResult>()).dump(), ping_result);
+  const char* exec_result = R"({"duration_ns":842122,"new_bits":79,"status":"ok"})";
+  EXPECT_EQ(json(json::parse(exec_result).get<ExecResult>()).dump(), exec_result);
+  const char* batch = R"({"done":256,"status":"ok"})";
+  EXPECT_EQ(json(json::parse(batch).get<ExecBatchResult>()).dump(), batch);
+  EXPECT_EQ(encode_request(Request{5, Method::ExecBatch, ExecBatchParams{256}}),
+            "{\"id\":5,\"jsonrpc\":\"2.0\",\"method\":\"exec_batch\",\"params\":{\"count\":256}}\n");
+}
+
+TEST(Rpc, EachMethodHasItsOwnStatuses) {
+  EXPECT_TRUE(status_allowed(Method::Ping, Status::Ok));
+  EXPECT_FALSE(status_allowed(Method::Ping, Status::Failure));
+  for (Status st : {Status::Ok, Status::Interesting, Status::Failure}) EXPECT_TRUE(status_allowed(Method::Fuzz, st));
+  for (Status st : {Status::Skipped, Status::Done, Status::Budget}) EXPECT_FALSE(status_allowed(Method::Fuzz, st));
+  for (Status st : {Status::Ok, Status::Skipped, Status::Failure}) EXPECT_TRUE(status_allowed(Method::Exec, st));
+  EXPECT_FALSE(status_allowed(Method::Exec, Status::Interesting));
+  EXPECT_TRUE(status_allowed(Method::ExecBatch, Status::Failure));
+  EXPECT_FALSE(status_allowed(Method::ExecBatch, Status::Skipped));
+  for (Status st : {Status::Done, Status::Budget, Status::Failure}) EXPECT_TRUE(status_allowed(Method::Minimize, st));
+  EXPECT_FALSE(status_allowed(Method::Minimize, Status::Ok));
+}
+
 TEST(Rpc, ResponsesRoundTripWithResultOrError) {
   Response ok;
   ok.id = 9;
   ok.ok = true;
   FuzzResult fr;
-  fr.status = "ok";
+  fr.status = Status::Ok;
   fr.execs = 1;
   ok.result = fr;
   const std::string line = encode_response(ok);
@@ -249,7 +394,7 @@ TEST(Rpc, ResponsesRoundTripWithResultOrError) {
 
 TEST(Rpc, RequestWithoutParamsGetsAnEmptyObject) {
   const Request r = decode_request(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
-  EXPECT_EQ(r.method, "ping");
+  EXPECT_EQ(r.method, Method::Ping);
   EXPECT_TRUE(r.params.is_object());
   EXPECT_TRUE(r.params.empty());
 }
@@ -320,10 +465,10 @@ std::vector<std::string> drain(LineBuffer& b) {
 
 TEST(Rpc, LineBufferSplitsLinesAtAnyChunkBoundary) {
   const std::vector<std::string> messages = {
-      encode_request(Request{1, "ping", json::object()}),
+      encode_request(Request{1, Method::Ping, json::object()}),
       "\n",  // an empty line is a line
       encode_response(Response{2, true, json{{"status", "ok"}}, 0, ""}),
-      encode_request(Request{3, "fuzz", json(FuzzParams{})}),
+      encode_request(Request{3, Method::Fuzz, json(FuzzParams{})}),
   };
   std::string stream;
   std::vector<std::string> expected;
