@@ -15,8 +15,8 @@ struct CoverOptions {
   std::string fuzz;
   std::string cachedir;
   bool shared_cache = false;  // the cache root may be another user's (cache_dir.h)
-  std::string srcdir;  // testdata/fuzz/<Name>/ lives under it; relative source paths too
-  std::string output;  // directory for index.html; empty: no page
+  std::string srcdir;         // testdata/fuzz/<Name>/ lives under it; relative source paths too
+  std::string output;         // directory for index.html; empty: no page
   bool json = false;
   int parallel = 0;  // workers; 0: the number of CPUs
   std::chrono::milliseconds timeout{10000};

@@ -104,8 +104,7 @@ TEST(UntrustedCache, ACacheRootOfAnotherUserIsRefusedUnlessItIsSharedOnPurpose) 
   std::vector<std::string> cover{cfuzz(), "cover", target("maze"), "--cachedir", root.string(), "--parallel", "1"};
   auto cover_refused = run(cover, {.cwd = dir.str()});
   EXPECT_EQ(cover_refused.exit_code, 2) << cover_refused.all();
-  EXPECT_NE(cover_refused.err.find("cache directory " + root.string() + " belongs to another user"),
-            std::string::npos)
+  EXPECT_NE(cover_refused.err.find("cache directory " + root.string() + " belongs to another user"), std::string::npos)
       << cover_refused.all();
   cover.push_back("--shared-cache");
   auto cover_flagged = run(cover, {.cwd = dir.str()});
