@@ -24,7 +24,19 @@ How:
               (test/ossfuzz.c), re2 (re2/fuzzing), harfbuzz (test/fuzzing/hb-shape-fuzzer.cc),
               pcre2 (src/pcre2_fuzzsupport.c). With --libs also expat (fuzz/xml_parse_fuzzer.c,
               UTF-8), jsoncpp (src/test_lib_json/fuzz.cpp) and libyaml, whose source ships no
-              harness: ours is in scripts/bench/realworld/.
+              harness: ours is in scripts/bench/realworld/; and six binary containers with the
+              harness they ship: lz4 (ossfuzz/decompress_frame_fuzzer.c), zstd
+              (tests/fuzz/simple_decompress.c), openjpeg (tests/fuzzers, JP2), woff2
+              (src/convert_woff2ttf_fuzzer.cc), libplist (fuzz/bplist_fuzzer.cc) and libwebp
+              (tests/fuzzer/simple_api_fuzzer.c).
+  halves      TUNING and HELD_OUT below split all the libraries in two, fixed before the new ones
+              were first run: tune a search change on `--libs tuning`, confirm it on
+              `--libs held-out`, and keep it only if it helps both.
+  from a seed --from-seed starts every fuzzer from one small valid file of the library's own test
+              data (`seed` below; libraries without one are skipped) instead of an empty corpus,
+              and adds AFL++ with CmpLog, as most users who leave libFuzzer run it: afl-fuzz on an
+              `afl-clang-fast` build with an `AFL_LLVM_CMPLOG=1` build as -c, pinned and locked
+              like the others, its execs/s from its plot_data. (AFL++ cannot start empty.)
   builds      each library three ways from the same sources and flags, `-O1 -gline-tables-only`
               and no sanitizer in any (the figures are about the search; a sanitizer's cost
               and memory would only blur them): cfuzz-clang/cfuzz-clang++ (a cfuzz target), clang
@@ -85,7 +97,7 @@ OPT = ["-O1", "-gline-tables-only"]
 COVERAGE = ["-fprofile-instr-generate", "-fcoverage-mapping"]
 ASAN = ["-fsanitize=address"]
 TIMEOUT_SECS, RSS_LIMIT_MB = 10, 2048
-FUZZERS = ["cfuzz", "libFuzzer"]
+FUZZERS = ["cfuzz", "libFuzzer", "AFL++"]  # AFL++ only from a seed file (--from-seed): it needs one
 
 MODES = {
     "full": dict(secs=600, seeds=3, checkpoints=[60, 300, 600]),
@@ -98,7 +110,9 @@ MODES = {
 # `includes`, `defines`, `flags` (compiling and linking), `libs` (linking); `harness`, the fuzz
 # harness's files (relative to the source tree, or "own:NAME" for one under
 # scripts/bench/realworld/); `exclude`, a regex, after the source directory, of more files that
-# are not the library's own code (left out of the coverage count).
+# are not the library's own code (left out of the coverage count); `seed`, one small valid file of
+# the library's own test data (made by a `prepare` step with the library's own tool where its
+# source ships none) that --from-seed starts every fuzzer from.
 LIBRARIES = {
     "libxml2": dict(
         package="libxml2",
@@ -119,14 +133,15 @@ LIBRARIES = {
                  "sed -i -E 's/^#define (XML_DTD|XML_NS)$/#define \\1 1/' cfuzz-config/expat_config.h"],
         sources=["lib/xmlparse.c", "lib/xmltok.c", "lib/xmlrole.c"],
         includes=["lib", "cfuzz-config"], defines=["-DENCODING_FOR_FUZZING=UTF-8"],
-        harness=["fuzz/xml_parse_fuzzer.c"]),
+        harness=["fuzz/xml_parse_fuzzer.c"], seed="testdata/largefiles/aaaaaa_cdata.xml"),
     "libpng": dict(
         package="libpng1.6",
         prepare=["cp scripts/pnglibconf.h.prebuilt pnglibconf.h"],
         sources=["png.c", "pngerror.c", "pngget.c", "pngmem.c", "pngpread.c", "pngread.c", "pngrio.c",
                  "pngrtran.c", "pngrutil.c", "pngset.c", "pngtrans.c", "pngwio.c", "pngwrite.c",
                  "pngwtran.c", "pngwutil.c"],
-        includes=["."], harness=["contrib/oss-fuzz/libpng_read_fuzzer.cc"], libs=["-lz", "-lm"]),
+        includes=["."], harness=["contrib/oss-fuzz/libpng_read_fuzzer.cc"], libs=["-lz", "-lm"],
+        seed="contrib/pngsuite/basn0g01.png"),
     "sqlite3": dict(
         package="sqlite3",
         prepare=["./configure --disable-shared >/dev/null", "make sqlite3.c >/dev/null"], packages=["tcl"],
@@ -148,11 +163,12 @@ LIBRARIES = {
     "jsoncpp": dict(
         package="libjsoncpp",
         sources=["src/lib_json/*.cpp"], includes=["include", "src/lib_json"],
-        harness=["src/test_lib_json/fuzz.cpp"]),
+        harness=["src/test_lib_json/fuzz.cpp"], seed="test/data/legacy_test_complex_01.json"),
     "harfbuzz": dict(
         package="harfbuzz",
         sources=["src/harfbuzz.cc"], includes=["src"], flags=["-DHAVE_PTHREAD", "-pthread"],
-        harness=["test/fuzzing/hb-shape-fuzzer.cc"], exclude="/test/", libs=["-pthread"]),
+        harness=["test/fuzzing/hb-shape-fuzzer.cc"], exclude="/test/", libs=["-pthread"],
+        seed="test/api/fonts/Roboto-Regular.ac.ttf"),
     "pcre2": dict(
         package="pcre2",
         prepare=["./configure --disable-shared >/dev/null",
@@ -169,10 +185,71 @@ LIBRARIES = {
         sources=["src/*.c"], includes=["include"],
         defines=["-DYAML_DECLARE_STATIC", "-DYAML_VERSION_MAJOR=0", "-DYAML_VERSION_MINOR=2",
                  "-DYAML_VERSION_PATCH=5", '-DYAML_VERSION_STRING="0.2.5"'],
-        harness=["own:libyaml_load_dump.c"]),
+        harness=["own:libyaml_load_dump.c"], seed="examples/mapping.yaml"),
+    # Binary containers, added for issue 54: each ships its own harness.
+    "lz4": dict(  # the LZ4 frame: magic, a descriptor with flags and a checksum, sized blocks
+        package="lz4", packages=["lz4"],
+        # The harness takes its two size settings from the last 8 bytes: 0 for the dictionary,
+        # 255 for the output's capacity.
+        prepare=["head -c 300 README.md | lz4 -q -z -c > cfuzz-seed.lz4",
+                 "printf '\\0\\0\\0\\0\\377\\0\\0\\0' >> cfuzz-seed.lz4"], seed="cfuzz-seed.lz4",
+        sources=["lib/lz4.c", "lib/lz4frame.c", "lib/lz4hc.c", "lib/xxhash.c"], includes=["lib", "ossfuzz"],
+        harness=["ossfuzz/decompress_frame_fuzzer.c", "ossfuzz/fuzz_data_producer.c", "ossfuzz/lz4_helpers.c"]),
+    "zstd": dict(  # the Zstandard frame: magic, a header of variable-width fields, sized blocks
+        package="libzstd",
+        sources=["lib/common/*.c", "lib/decompress/*.c", "lib/compress/*.c", "lib/dictBuilder/*.c"],
+        includes=["lib", "lib/common", "lib/compress", "tests/fuzz", "contrib/externalSequenceProducer"],
+        flags=["-pthread"],
+        defines=["-DZSTD_DISABLE_ASM", "-DZSTD_LEGACY_SUPPORT=0"],
+        harness=["tests/fuzz/simple_decompress.c", "tests/fuzz/fuzz_helpers.c", "tests/fuzz/zstd_helpers.c",
+                 "tests/fuzz/fuzz_data_producer.c", "contrib/externalSequenceProducer/sequence_producer.c"],
+        seed="tests/golden-decompression/rle-first-block.zst",
+        exclude="/lib/(compress|dictBuilder)/", libs=["-pthread"]),
+    "openjpeg": dict(  # JPEG 2000's JP2: boxes of a big-endian length and a four-letter type
+        package="openjpeg2", packages=["libopenjp2-tools"],
+        prepare=["cmake -S . -B cfuzz-config -DBUILD_CODEC=OFF -DBUILD_SHARED_LIBS=OFF >/dev/null",
+                 # a 32x32 grey image (its pixels from README.md), made a 320-byte JP2 (one
+                 # resolution, 50:1) by the library's own tool
+                 "printf 'P5\\n32 32\\n255\\n' > cfuzz-seed.pgm && head -c 1024 README.md >> cfuzz-seed.pgm",
+                 "opj_compress -i cfuzz-seed.pgm -o cfuzz-seed.jp2 -n 1 -r 50 >/dev/null"], seed="cfuzz-seed.jp2",
+        sources=[f"src/lib/openjp2/{n}.c" for n in (
+            "bio cio dwt event function_list ht_dec image invert j2k jp2 mct mqc openjpeg opj_clock "
+            "opj_malloc pi sparse_array t1 t2 tcd tgt thread").split()],
+        includes=["src/lib/openjp2", "cfuzz-config/src/lib/openjp2"],
+        harness=["tests/fuzzers/opj_decompress_fuzzer_JP2.cpp"], libs=["-lm", "-lpthread"]),
+    "woff2": dict(  # WOFF2: a header, a table directory of tags and variable-length sizes, Brotli
+        package="woff2", packages=["libbrotli-dev"],
+        sources=[f"src/{n}.cc" for n in "table_tags variable_length woff2_common woff2_dec woff2_out".split()],
+        includes=["include"], harness=["src/convert_woff2ttf_fuzzer.cc"], libs=["-lbrotlidec"]),
+    "libplist": dict(  # binary property lists: a trailer giving the offset table's place and widths
+        package="libplist",
+        prepare=["echo '#define HAVE_MEMMEM 1' > config.h"],  # what its configure would find
+        sources=["src/*.c", "libcnary/node.c", "libcnary/node_list.c"], includes=[".", "include", "src", "libcnary/include"],
+        defines=["-DHAVE_CONFIG_H", "-D_GNU_SOURCE"],
+        harness=["fuzz/bplist_fuzzer.cc"], seed="test/data/signedunsigned.bplist"),
+    "libwebp": dict(  # WebP: RIFF chunks of a tag and a little-endian size
+        package="libwebp",
+        sources=["src/dec/*.c", "src/dsp/*.c", "src/utils/*.c", "src/enc/*.c", "sharpyuv/*.c"], includes=["."],
+        flags=["-pthread"], harness=["tests/fuzzer/simple_api_fuzzer.c"], seed="examples/test.webp",
+        exclude="/(src/enc|sharpyuv)/", libs=["-lm", "-pthread"]),
 }
 # Six, so that the quick mode stays under 30 minutes; the others run with --libs.
 DEFAULT_LIBRARIES = ["libxml2", "libpng", "sqlite3", "re2", "harfbuzz", "pcre2"]
+
+# The held-out split (issue 54), written down before any of the libraries added with it was
+# run. A search change is tuned on TUNING only; HELD_OUT is run only to confirm a change that
+# already helps TUNING, and the change is kept only if it helps there too. The six libraries
+# earlier changes were tuned on cannot be held out, so they are all in TUNING; each half has
+# binary containers (chunks, boxes, offset tables, sized frames) and text grammars
+# (recursive-descent parsers), the two kinds issue 54 found cfuzz behind on.
+TUNING = ["libxml2", "libpng", "sqlite3", "re2", "harfbuzz", "pcre2", "lz4", "libplist"]
+HELD_OUT = ["expat", "jsoncpp", "libyaml", "zstd", "openjpeg", "woff2", "libwebp"]
+assert sorted(TUNING + HELD_OUT) == sorted(LIBRARIES), "every library is in one half"
+LIBRARY_SETS = {"all": list(LIBRARIES), "tuning": TUNING, "held-out": HELD_OUT}
+
+
+def half_of(name):
+    return "tuning" if name in TUNING else "held-out"
 
 
 # A run's log can be gigabytes (libpng's harness prints an error for most inputs, and
@@ -319,6 +396,7 @@ def variants(cfuzz_build):
     bin_dir = cfuzz_build / "bin"
     runtime = [cfuzz_build / "lib" / "libcfuzz_runtime.a", cfuzz_build / "lib" / "libcfuzz_interceptors.a"]
     afl = ["env", "AFL_USE_ASAN=1", "AFL_QUIET=1"]
+    afl_plain, afl_cmplog = ["env", "AFL_QUIET=1"], ["env", "AFL_QUIET=1", "AFL_LLVM_CMPLOG=1"]
     return {
         "cfuzz": dict(cc=[bin_dir / "cfuzz-clang"], cxx=[bin_dir / "cfuzz-clang++"], link=[bin_dir / "cfuzz-clang++"],
                       deps=runtime),
@@ -330,10 +408,16 @@ def variants(cfuzz_build):
                            link=[bin_dir / "cfuzz-clang++", *ASAN], deps=runtime),
         "afl-asan": dict(cc=[*afl, "afl-clang-fast"], cxx=[*afl, "afl-clang-fast++"],
                          link=[*afl, "afl-clang-fast++", "-fsanitize=fuzzer"], deps=[]),
+        # AFL++ as its users run it against libFuzzer: a plain build and a CmpLog build (-c).
+        "afl": dict(cc=[*afl_plain, "afl-clang-fast"], cxx=[*afl_plain, "afl-clang-fast++"],
+                    link=[*afl_plain, "afl-clang-fast++", "-fsanitize=fuzzer"], deps=[]),
+        "afl-cmplog": dict(cc=[*afl_cmplog, "afl-clang-fast"], cxx=[*afl_cmplog, "afl-clang-fast++"],
+                           link=[*afl_cmplog, "afl-clang-fast++", "-fsanitize=fuzzer"], deps=[]),
     }
 
 
 BENCH_VARIANTS = ("cfuzz", "libfuzzer", "coverage")
+AFL_VARIANTS = ("afl", "afl-cmplog")
 
 
 def lib_root(src, spec):
@@ -478,7 +562,7 @@ def copy_corpus(src, dst):
 
 
 class Cfuzz:
-    name = "cfuzz"
+    name, variant, env = "cfuzz", "cfuzz", {}
 
     def __init__(self, cfuzz_build, extra_args=()):
         self.cfuzz = cfuzz_build / "bin" / "cfuzz"
@@ -505,6 +589,11 @@ class Cfuzz:
                 return e["execs"] / e["elapsed"]
         return None
 
+    def add_seed(self, work, seed_file):
+        """The seed file as an entry of the cache the run starts from (the libFuzzer-style
+        fuzz test is named LLVMFuzzerTestOneInput)."""
+        sh([self.cfuzz, "corpus", "convert", "bin2v1", seed_file, "-o", work / "cache" / "LLVMFuzzerTestOneInput"])
+
     def raw_corpus(self, snapshot, out):
         """Turns a snapshot of the cache directory (v1 entries) into raw files."""
         fresh_dir(out)
@@ -515,7 +604,7 @@ class Cfuzz:
 
 
 class LibFuzzer:
-    name = "libFuzzer"
+    name, variant, env = "libFuzzer", "libfuzzer", {}
 
     def command(self, binary, work, secs, seed):
         return [binary, f"-max_total_time={secs}", f"-seed={seed}", f"-timeout={TIMEOUT_SECS}",
@@ -536,6 +625,52 @@ class LibFuzzer:
                 return float(m.group(1))
         return None
 
+    def add_seed(self, work, seed_file):
+        shutil.copy(seed_file, self.corpus_dir(work))
+
+    def raw_corpus(self, snapshot, out):
+        return snapshot
+
+
+class AflPlusPlus:
+    """AFL++ as its users run it: one afl-fuzz on the plain build with the CmpLog build as -c,
+    from the seed file (it needs one input), the same timeout, no memory limit (the sampled
+    peak RSS is the figure), its own default schedule otherwise."""
+    name, variant = "AFL++", "afl"
+    env = {"AFL_NO_UI": "1", "AFL_SKIP_CPUFREQ": "1", "AFL_NO_AFFINITY": "1",  # taskset pins it
+           "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES": "1", "AFL_SKIP_CRASHES": "1"}
+
+    def __init__(self, cmplog_binary=None):
+        self.cmplog_binary = cmplog_binary  # set per library by one_run
+
+    def command(self, binary, work, secs, seed):
+        return ["afl-fuzz", "-i", work / "in", "-o", work / "out", "-s", seed, "-V", secs,
+                "-t", TIMEOUT_SECS * 1000, "-m", "none", "-c", self.cmplog_binary, "--", binary]
+
+    def corpus_dir(self, work):
+        return work / "out" / "default" / "queue"
+
+    def add_seed(self, work, seed_file):
+        (work / "in").mkdir(parents=True, exist_ok=True)
+        shutil.copy(seed_file, work / "in")
+
+    def execs_per_sec(self, work, final):
+        """Executions over time so far, from the last line of AFL++'s plot_data (written every
+        few seconds: relative_time first, total_execs among the columns its header names)."""
+        plot = work / "out" / "default" / "plot_data"
+        if not plot.exists():
+            return None
+        lines = plot.read_text(errors="replace").splitlines()
+        header = [c.strip() for c in lines[0].lstrip("# ").split(",")] if lines else []
+        if len(lines) < 2 or "total_execs" not in header:
+            return None
+        row = [c.strip() for c in lines[-1].split(",")]
+        try:
+            t, n = float(row[header.index("relative_time")]), float(row[header.index("total_execs")])
+        except (ValueError, IndexError):
+            return None
+        return n / t if t > 0 else None
+
     def raw_corpus(self, snapshot, out):
         return snapshot
 
@@ -550,7 +685,7 @@ def timed_run(fuzzer, binary, work, secs, seed, checkpoints, cpu):
     with CpuLock(), open(work / "stdout.txt", "wb") as out, open(work / "stderr.txt", "wb") as err:
         start = time.monotonic()
         p = subprocess.Popen([str(c) for c in cmd], cwd=work, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                             start_new_session=True)
+                             start_new_session=True, env={**os.environ, **fuzzer.env})
         next_sample = 0.0
         while p.poll() is None:
             now = time.monotonic() - start
@@ -636,7 +771,7 @@ def kept_result(work, args, name, fuzzer_name, n):
 
 
 def results_file(args, name, fuzzer_name, n):
-    return args.results / f"{args.secs}s" / name / f"{fuzzer_name}-{n}.json"
+    return args.results / args.run_tag / name / f"{fuzzer_name}-{n}.json"
 
 
 def save_result(result, args, name, fuzzer_name, n):
@@ -705,7 +840,11 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n, pace):
         save_result(kept, args, name, fuzzer.name, n)
         return dict(kept, lock_wait=0.0)  # not waited for this time
     fresh_dir(work)
-    binary = binaries["cfuzz" if fuzzer.name == "cfuzz" else "libfuzzer"]
+    if args.from_seed:
+        fuzzer.add_seed(work, root / spec["seed"])
+    if fuzzer.name == "AFL++":
+        fuzzer.cmplog_binary = binaries["afl-cmplog"]
+    binary = binaries[fuzzer.variant]
     points, facts = timed_run(fuzzer, binary, work, args.secs, seed, args.checkpoints, args.cpu)
     exclude = coverage_exclude(spec, root)
     for cp, point in points.items():
@@ -715,7 +854,7 @@ def one_run(fuzzer, name, spec, root, binaries, work, args, seed, n, pace):
         facts["tail"] = tail_text(work / "stdout.txt", 1500) + tail_text(work / "stderr.txt", 1500)
     result = dict(library=name, fuzzer=fuzzer.name, seed=seed, secs=args.secs, cfuzz_build=str(args.cfuzz_build),
                   cfuzz_commit=args.cfuzz_commit, cfuzz_args=args.cfuzz_args, library_flags=library_flags(spec),
-                  pace_secs=pace, **facts,
+                  pace_secs=pace, start="seed" if args.from_seed else "empty", **facts,
                   checkpoints={str(cp): p for cp, p in sorted(points.items())})
     result_file.write_text(json.dumps(result, indent=1))
     save_result(result, args, name, fuzzer.name, n)
@@ -736,12 +875,12 @@ def summarize(name, runs, checkpoints):
     """Rows of the table for one library: runs is {fuzzer: [result, ...]}."""
     rows = []
     for cp in checkpoints:
-        m = {f: {k: median_of(runs[f], cp, k) for k in ("branches", "lines", "execs_per_sec", "peak_rss_kb")}
+        m = {f: {k: median_of(runs.get(f, []), cp, k) for k in ("branches", "lines", "execs_per_sec", "peak_rss_kb")}
              for f in FUZZERS}
-        c, l = m["cfuzz"], m["libFuzzer"]
-        early = {f: sum(bool(r["checkpoints"][str(cp)].get("early")) for r in runs[f]) for f in FUZZERS}
+        c, l, a = m["cfuzz"], m["libFuzzer"], m["AFL++"]
+        early = {f: sum(bool(r["checkpoints"][str(cp)].get("early")) for r in runs.get(f, [])) for f in FUZZERS}
         note = ", ".join(f"{f} stopped early in {n}/{len(runs[f])}" for f, n in early.items() if n)
-        total = next(r["checkpoints"][str(cp)]["branches_total"] for f in FUZZERS for r in runs[f])
+        total = next(r["checkpoints"][str(cp)]["branches_total"] for f in FUZZERS for r in runs.get(f, []))
         rows.append(dict(
             library=name, checkpoint=f"{cp}s", branches_total=total,
             cfuzz_branches=c["branches"], libfuzzer_branches=l["branches"],
@@ -749,7 +888,9 @@ def summarize(name, runs, checkpoints):
             cfuzz_execs=c["execs_per_sec"], libfuzzer_execs=l["execs_per_sec"],
             execs_ratio=ratio(c["execs_per_sec"], l["execs_per_sec"]),
             cfuzz_rss=c["peak_rss_kb"], libfuzzer_rss=l["peak_rss_kb"],
-            rss_ratio=ratio(c["peak_rss_kb"], l["peak_rss_kb"]), note=note))
+            rss_ratio=ratio(c["peak_rss_kb"], l["peak_rss_kb"]),
+            afl_branches=a["branches"], afl_ratio=ratio(c["branches"], a["branches"]), afl_execs=a["execs_per_sec"],
+            afl_rss=a["peak_rss_kb"], note=note))
     return rows
 
 
@@ -764,21 +905,28 @@ def print_row(r):
           f"cfuzz/libFuzzer {r['branch_ratio']}; lines {r['line_ratio']}; "
           f"execs/s {fmt(r['cfuzz_execs'], human)} vs {fmt(r['libfuzzer_execs'], human)} {r['execs_ratio']}; "
           f"peak RSS {fmt(r['cfuzz_rss'], mib)} vs {fmt(r['libfuzzer_rss'], mib)} {r['rss_ratio']}"
+          + (f"; AFL++ {r['afl_branches']:.0f} branches, cfuzz/AFL++ {r['afl_ratio']}, "
+             f"{fmt(r['afl_execs'], human)} execs/s, {fmt(r['afl_rss'], mib)}" if r["afl_branches"] is not None else "")
           + (f"  ({r['note']})" if r["note"] else ""), flush=True)
 
 
 def markdown(rows, header):
     mib = lambda kb: f"{kb / 1024:.0f}"
     out = header + "\n\n"
-    out += ("| library | at | branches cfuzz | branches libFuzzer | of | branches c/l | lines c/l | "
-            "execs/s cfuzz | execs/s libFuzzer | execs/s c/l | peak RSS MiB cfuzz | libFuzzer | RSS c/l | note |\n")
-    out += "|---" * 14 + "|\n"
+    afl = any(r["afl_branches"] is not None for r in rows)
+    out += ("| library | half | at | branches cfuzz | branches libFuzzer | of | branches c/l | lines c/l | "
+            "execs/s cfuzz | execs/s libFuzzer | execs/s c/l | peak RSS MiB cfuzz | libFuzzer | RSS c/l | "
+            + ("branches AFL++ | branches c/AFL++ | execs/s AFL++ | peak RSS MiB AFL++ | " if afl else "") + "note |\n")
+    out += "|---" * (15 + 4 * afl) + "|\n"
     for r in rows:
-        out += (f"| {r['library']} | {r['checkpoint']} | {fmt(r['cfuzz_branches'], '{:.0f}'.format)} | "
+        out += (f"| {r['library']} | {half_of(r['library'])} | {r['checkpoint']} | "
+                f"{fmt(r['cfuzz_branches'], '{:.0f}'.format)} | "
                 f"{fmt(r['libfuzzer_branches'], '{:.0f}'.format)} | {r['branches_total']} | {r['branch_ratio']} | "
                 f"{r['line_ratio']} | {fmt(r['cfuzz_execs'], human)} | {fmt(r['libfuzzer_execs'], human)} | "
                 f"{r['execs_ratio']} | {fmt(r['cfuzz_rss'], mib)} | {fmt(r['libfuzzer_rss'], mib)} | "
-                f"{r['rss_ratio']} | {r['note']} |\n")
+                f"{r['rss_ratio']} | "
+                + (f"{fmt(r['afl_branches'], '{:.0f}'.format)} | {r['afl_ratio']} | {fmt(r['afl_execs'], human)} | "
+                   f"{fmt(r['afl_rss'], mib)} | " if afl else "") + f"{r['note']} |\n")
     return out
 
 
@@ -791,7 +939,12 @@ def parse_args(argv):
     ap.add_argument("--seeds", type=int, help="runs per fuzzer and library (overrides the mode)")
     ap.add_argument("--checkpoints", help="comma-separated seconds (default: the mode's, scaled to --secs)")
     ap.add_argument("--libs", default=",".join(DEFAULT_LIBRARIES),
-                    help=f"comma-separated libraries, or all: {', '.join(LIBRARIES)} (default: %(default)s)")
+                    help=f"comma-separated libraries, or all, tuning or held-out (the split in TUNING and HELD_OUT): "
+                         f"{', '.join(LIBRARIES)} (default: %(default)s)")
+    ap.add_argument("--from-seed", action="store_true",
+                    help="every fuzzer starts from the library's seed file (one small valid file of its own test "
+                         "data) instead of an empty corpus, and AFL++ with CmpLog runs too; libraries without a "
+                         "seed file are skipped")
     ap.add_argument("--dir", type=Path, default=Path(os.environ.get("CFUZZ_REALWORLD_DIR", "/var/tmp/cfuzz-realworld")),
                     help="sources, builds and runs (default: $CFUZZ_REALWORLD_DIR or %(default)s)")
     ap.add_argument("--cfuzz-build", type=Path, default=Path(os.environ.get("CFUZZ_BUILD_DIR", ROOT / "build")),
@@ -801,8 +954,9 @@ def parse_args(argv):
     ap.add_argument("--cfuzz-args", default="", metavar="'FLAGS'",
                     help="more flags for every `cfuzz run`, for an ablation (say '--len-control 0'); "
                          "named in the table's header")
-    ap.add_argument("--fuzzers", default=",".join(FUZZERS),
-                    help="comma-separated fuzzers to run (default: %(default)s); the others' runs are only taken "
+    ap.add_argument("--fuzzers", default=None,
+                    help="comma-separated fuzzers to run (default: cfuzz and libFuzzer, and AFL++ with --from-seed); "
+                         "the others' runs are only taken "
                          "if kept (with --resume): libFuzzer's runs of the full table can be done while cfuzz changes")
     ap.add_argument("--resume", action="store_true", help="keep the results of runs already done with these settings (libFuzzer's whatever the cfuzz "
                     "build, cfuzz's only from the same cfuzz code: the same commit, or one with the same files in its "
@@ -823,13 +977,18 @@ def parse_args(argv):
         args.checkpoints = sorted({max(1, round(c * args.secs / mode["secs"])) for c in mode["checkpoints"]})
     if max(args.checkpoints) != args.secs:
         args.checkpoints = sorted(set(args.checkpoints) | {args.secs})
-    args.libs = list(LIBRARIES) if args.libs == "all" else args.libs.split(",")
-    args.fuzzers = args.fuzzers.split(",")
+    args.libs = LIBRARY_SETS[args.libs] if args.libs in LIBRARY_SETS else args.libs.split(",")
+    args.fuzzers = args.fuzzers.split(",") if args.fuzzers else FUZZERS if args.from_seed else FUZZERS[:2]
     if set(args.fuzzers) - set(FUZZERS):
         ap.error(f"unknown fuzzers {sorted(set(args.fuzzers) - set(FUZZERS))}; known: {', '.join(FUZZERS)}")
+    if "AFL++" in args.fuzzers and not args.from_seed:
+        ap.error("AFL++ needs an input to start from: give --from-seed")
+    args.run_tag = f"{args.secs}s" + ("-from-seed" if args.from_seed else "")
     unknown = [l for l in args.libs if l not in LIBRARIES]
     if unknown:
         ap.error(f"unknown libraries {unknown}; known: {', '.join(LIBRARIES)}")
+    if args.from_seed:
+        args.libs = [l for l in args.libs if "seed" in LIBRARIES[l]]
     args.cfuzz_build = args.cfuzz_build.resolve()
     if not (args.cfuzz_build / "bin" / "cfuzz").exists():
         ap.error(f"no cfuzz in {args.cfuzz_build}/bin: build it, or give --cfuzz-build")
@@ -855,17 +1014,20 @@ def cfuzz_commit(cfuzz_build):
 def main(argv=None):
     args = parse_args(argv if argv is not None else sys.argv[1:])
     ensure_packages(args.libs)
+    if "AFL++" in args.fuzzers and not installed("afl++"):
+        sh([*sudo(), "apt-get", "install", "-y", "--no-install-recommends", "afl++"], check=True)
     started = time.monotonic()
     built = {}
     for name in args.libs:
         spec = LIBRARIES[name]
         src = fetch(args.dir / "src", spec["package"])
         log(f"{name}: {src.name}")
-        built[name] = (lib_root(src, spec), build(name, spec, src, args.dir / "build", args.cfuzz_build))
+        which = BENCH_VARIANTS + (AFL_VARIANTS if "AFL++" in args.fuzzers else ())
+        built[name] = (lib_root(src, spec), build(name, spec, src, args.dir / "build", args.cfuzz_build, which))
     log(f"sources and builds ready in {time.monotonic() - started:.0f} s")
     if args.build_only:
         return
-    runs_root = args.dir / "runs" / f"{args.secs}s"
+    runs_root = args.dir / "runs" / args.run_tag
     estimate = len(args.libs) * args.seeds * len(args.fuzzers) * args.secs / 60
     log(f"{args.mode} mode: {args.secs} s per run, {args.seeds} seeds, checkpoints {args.checkpoints}; "
         f"about {estimate:.0f} min of fuzzing, on CPU {args.cpu}")
@@ -873,7 +1035,8 @@ def main(argv=None):
               f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, cfuzz {args.cfuzz_commit} "
               f"from {args.cfuzz_build}" + (f", cfuzz flags {args.cfuzz_args!r}" if args.cfuzz_args else ""))
     print(f"# {header}", flush=True)
-    fuzzers = [Cfuzz(args.cfuzz_build, shlex.split(args.cfuzz_args)), LibFuzzer()]
+    fuzzers = [Cfuzz(args.cfuzz_build, shlex.split(args.cfuzz_args)), LibFuzzer()] + \
+        ([AflPlusPlus()] if args.from_seed else [])
     rows, waited = [], 0.0
     for name in args.libs:
         root, binaries = built[name]
