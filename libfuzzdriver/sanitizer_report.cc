@@ -44,10 +44,12 @@ bool runtime_function(const std::string& fn) {
 }
 
 // The first frame of the report's first stack that is not in a sanitizer runtime, as
-// "file.cc:12" (symbolized) or "module+0x1234" (not).
+// "file.cc:12:5" (symbolized) or "module+0x1234" (not). ASan and UBSan print a frame as
+// "#1 0x55c0 in fn /src/f.cc:12:5", ThreadSanitizer as "#1 fn /src/f.cc:12:5 (module+0x55c0)";
+// clang 14 may add "(BuildId: ...)" to either.
 std::string first_own_frame(const std::string& output, std::size_t from) {
-  static const std::regex frame(R"(^\s*#\d+ 0x[0-9a-f]+ in (\S+) (.*)$)");
-  static const std::regex file_line(R"(([^/\s]+):(\d+)(:\d+)?$)");
+  static const std::regex frame(R"(^\s*#\d+ (?:0x[0-9a-f]+ in )?(\S+) (.*)$)");
+  static const std::regex file_line(R"(([^/\s:]+):(\d+)(:\d+)?(\s+\([^)]*\))*\s*$)");
   static const std::regex module_offset(R"(\(([^/()\s]*/)*([^/()\s]+\+0x[0-9a-f]+)\))");
   std::istringstream in(output.substr(from));
   std::string line;
@@ -65,7 +67,8 @@ std::string first_own_frame(const std::string& output, std::size_t from) {
       continue;
     }
     std::smatch fl;
-    if (std::regex_search(where, fl, file_line)) return std::string(fl[1]) + ":" + std::string(fl[2]);
+    if (std::regex_search(where, fl, file_line))
+      return std::string(fl[1]) + ":" + std::string(fl[2]) + std::string(fl[3]);
     std::smatch mo;
     if (std::regex_search(where, mo, module_offset)) return mo[2];
     return fn;
