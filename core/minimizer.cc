@@ -137,6 +137,14 @@ void set_number(corpus::Value& v, F f) {
       v);
 }
 
+// The best entry with one of its values edited: a candidate.
+template <class Edit>
+bool edited_copy(const corpus::Entry& best, std::uint64_t value, corpus::Entry* out, Edit&& edit) {
+  *out = best;
+  edit((*out)[value]);
+  return true;
+}
+
 }  // namespace
 
 Minimizer::Minimizer(corpus::Entry start, MinimizerState state) : best_(std::move(start)), state_(state) {}
@@ -289,118 +297,120 @@ void Minimizer::report(bool qualified) {
 // false) when the current stage has nothing (more) to offer.
 bool Minimizer::candidate_for_state(corpus::Entry* out) {
   if (shape_of(state_.value) != nullptr) return typed_candidate(out);
+  return is_bytes(best_[state_.value]) ? bytes_candidate(out) : number_candidate(out);
+}
+
+// Shortening and simplifying a []byte or string value, stage by stage.
+bool Minimizer::bytes_candidate(corpus::Entry* out) {
   const corpus::Value& v = best_[state_.value];
-  auto make = [&](auto&& edit) {
-    *out = best_;
-    edit((*out)[state_.value]);
-    return true;
-  };
-
-  if (is_bytes(v)) {
-    std::string_view s = bytes_of(v);
-    bool utf8 = keeps_utf8(v);
-    auto acceptable = [&](const std::string& c) { return !c.empty() && (!utf8 || valid_utf8(c)); };
-    switch (state_.stage) {
-      case kTailCut:
-      case kHeadCut: {
-        std::uint64_t n = state_.a;
-        if (n == 0) {
-          next_stage();
-          return false;
-        }
-        if (s.size() <= n) {
-          state_.a = n / 2;
-          return false;
-        }
-        std::string c = state_.stage == kTailCut ? std::string(s.substr(0, s.size() - n)) : std::string(s.substr(n));
-        if (!acceptable(c)) {
-          state_.a = n / 2;
-          return false;
-        }
-        return make([&](corpus::Value& x) { set_bytes(x, c); });
+  auto make = [&](auto&& edit) { return edited_copy(best_, state_.value, out, edit); };
+  std::string_view s = bytes_of(v);
+  bool utf8 = keeps_utf8(v);
+  auto acceptable = [&](const std::string& c) { return !c.empty() && (!utf8 || valid_utf8(c)); };
+  switch (state_.stage) {
+    case kTailCut:
+    case kHeadCut: {
+      std::uint64_t n = state_.a;
+      if (n == 0) {
+        next_stage();
+        return false;
       }
-      case kRemoveChunk: {
-        // Aligned chunks of a halving size, down to 2 bytes (units come next): a failure that
-        // depends on a few bytes in the middle loses the rest in a few dozen candidates,
-        // where removing byte by byte would take one per byte. That matters when each
-        // candidate that still fails costs a worker restart or a whole timeout.
-        std::uint64_t size = state_.a, at = state_.b;
-        if (size < 2) {
-          next_stage();
-          return false;
-        }
-        if (at >= s.size()) {
-          state_.a = size / 2;
-          state_.b = 0;
-          return false;
-        }
-        std::string c =
-            std::string(s.substr(0, at)) + std::string(s.substr(std::min<std::uint64_t>(s.size(), at + size)));
-        if (!acceptable(c)) {
-          state_.b += size;
-          return false;
-        }
-        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      if (s.size() <= n) {
+        state_.a = n / 2;
+        return false;
       }
-      case kRemoveUnit: {
-        std::uint64_t i = state_.a;
-        if (s.size() <= 1 || i >= s.size()) {
-          next_stage();
-          return false;
-        }
-        std::size_t unit = 1;
-        if (utf8) {
-          int n = utf8_sequence_length(static_cast<unsigned char>(s[i]));
-          unit = n > 0 ? static_cast<std::size_t>(n) : 1;
-        }
-        std::string c = std::string(s.substr(0, i)) + std::string(s.substr(i + unit));
-        if (!acceptable(c)) {
-          state_.a += unit;
-          return false;
-        }
-        return make([&](corpus::Value& x) { set_bytes(x, c); });
+      std::string c = state_.stage == kTailCut ? std::string(s.substr(0, s.size() - n)) : std::string(s.substr(n));
+      if (!acceptable(c)) {
+        state_.a = n / 2;
+        return false;
       }
-      case kRemoveRange: {
-        std::uint64_t i = state_.a, j = state_.b;
-        if (s.size() <= 2 || i + 1 >= s.size()) {
-          next_stage();
-          return false;
-        }
-        if (j > s.size()) j = state_.b = s.size();
-        if (j <= i + 1) {
-          ++state_.a;
-          state_.b = s.size();
-          return false;
-        }
-        std::string c = std::string(s.substr(0, i)) + std::string(s.substr(j));
-        if (!acceptable(c)) {
-          --state_.b;
-          return false;
-        }
-        return make([&](corpus::Value& x) { set_bytes(x, c); });
-      }
-      case kPrintable: {
-        std::uint64_t i = state_.a;
-        if (i >= s.size()) {
-          next_stage();
-          return false;
-        }
-        auto byte = static_cast<unsigned char>(s[i]);
-        bool printable = byte >= 0x20 && byte < 0x7f;
-        if (printable || (utf8 && byte >= 0x80) || state_.b >= kPrintableChars.size()) {
-          ++state_.a;
-          state_.b = 0;
-          return false;
-        }
-        std::string c(s);
-        c[i] = kPrintableChars[state_.b];
-        return make([&](corpus::Value& x) { set_bytes(x, c); });
-      }
-      default: next_stage(); return false;
+      return make([&](corpus::Value& x) { set_bytes(x, c); });
     }
+    case kRemoveChunk: {
+      // Aligned chunks of a halving size, down to 2 bytes (units come next): a failure that
+      // depends on a few bytes in the middle loses the rest in a few dozen candidates,
+      // where removing byte by byte would take one per byte. That matters when each
+      // candidate that still fails costs a worker restart or a whole timeout.
+      std::uint64_t size = state_.a, at = state_.b;
+      if (size < 2) {
+        next_stage();
+        return false;
+      }
+      if (at >= s.size()) {
+        state_.a = size / 2;
+        state_.b = 0;
+        return false;
+      }
+      std::string c =
+          std::string(s.substr(0, at)) + std::string(s.substr(std::min<std::uint64_t>(s.size(), at + size)));
+      if (!acceptable(c)) {
+        state_.b += size;
+        return false;
+      }
+      return make([&](corpus::Value& x) { set_bytes(x, c); });
+    }
+    case kRemoveUnit: {
+      std::uint64_t i = state_.a;
+      if (s.size() <= 1 || i >= s.size()) {
+        next_stage();
+        return false;
+      }
+      std::size_t unit = 1;
+      if (utf8) {
+        int n = utf8_sequence_length(static_cast<unsigned char>(s[i]));
+        unit = n > 0 ? static_cast<std::size_t>(n) : 1;
+      }
+      std::string c = std::string(s.substr(0, i)) + std::string(s.substr(i + unit));
+      if (!acceptable(c)) {
+        state_.a += unit;
+        return false;
+      }
+      return make([&](corpus::Value& x) { set_bytes(x, c); });
+    }
+    case kRemoveRange: {
+      std::uint64_t i = state_.a, j = state_.b;
+      if (s.size() <= 2 || i + 1 >= s.size()) {
+        next_stage();
+        return false;
+      }
+      if (j > s.size()) j = state_.b = s.size();
+      if (j <= i + 1) {
+        ++state_.a;
+        state_.b = s.size();
+        return false;
+      }
+      std::string c = std::string(s.substr(0, i)) + std::string(s.substr(j));
+      if (!acceptable(c)) {
+        --state_.b;
+        return false;
+      }
+      return make([&](corpus::Value& x) { set_bytes(x, c); });
+    }
+    case kPrintable: {
+      std::uint64_t i = state_.a;
+      if (i >= s.size()) {
+        next_stage();
+        return false;
+      }
+      auto byte = static_cast<unsigned char>(s[i]);
+      bool printable = byte >= 0x20 && byte < 0x7f;
+      if (printable || (utf8 && byte >= 0x80) || state_.b >= kPrintableChars.size()) {
+        ++state_.a;
+        state_.b = 0;
+        return false;
+      }
+      std::string c(s);
+      c[i] = kPrintableChars[state_.b];
+      return make([&](corpus::Value& x) { set_bytes(x, c); });
+    }
+    default: next_stage(); return false;
   }
+}
 
-  // Numbers and bools, towards zero.
+// Numbers and bools, towards zero.
+bool Minimizer::number_candidate(corpus::Entry* out) {
+  const corpus::Value& v = best_[state_.value];
+  auto make = [&](auto&& edit) { return edited_copy(best_, state_.value, out, edit); };
   switch (state_.stage) {
     case kNumZero:
       if (is_positive_zero(v)) {

@@ -60,6 +60,8 @@ class Minimizer {
 
  private:
   bool candidate_for_state(corpus::Entry* out);
+  bool bytes_candidate(corpus::Entry* out);
+  bool number_candidate(corpus::Entry* out);
   bool typed_candidate(corpus::Entry* out);
   const ValueShape* shape_of(std::uint64_t value) const;
   std::uint64_t first_stage(std::uint64_t value) const;
