@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 #include <xxhash.h>
@@ -53,26 +54,15 @@ std::vector<std::string> input_files(const std::vector<std::string>& paths) {
   return files;
 }
 
-}  // namespace
+void say(const DistillOptions& o, const std::string& text, const nlohmann::json& event) {
+  std::printf("%s\n", o.json ? event.dump().c_str() : text.c_str());
+  std::fflush(stdout);
+}
 
-int distill_corpus(const DistillOptions& o) {
-  TargetInfo target = describe_target(o.target, "", fuzzing_environment());
-  const TestInfo& test = target.select(o.fuzz);
-  if (!test.error.empty()) throw std::runtime_error(test.name + " cannot run: " + test.error);
-  if (o.raw &&
-      (test.types.size() != 1 || (test.types[0] != corpus::Type::Bytes && test.types[0] != corpus::Type::String))) {
-    throw std::runtime_error("--raw needs a fuzz test taking one []byte or string; " + test.name + " takes " +
-                             corpus::format_type_list(test.types));
-  }
-  auto say = [&](const std::string& text, const nlohmann::json& event) {
-    std::printf("%s\n", o.json ? event.dump().c_str() : text.c_str());
-    std::fflush(stdout);
-  };
-
-  // Load, skipping what cannot be read, and without duplicates.
+// The inputs, skipping what cannot be read (counted in `malformed`), without duplicates.
+std::vector<Input> load_inputs(const DistillOptions& o, const TestInfo& test, std::size_t* malformed) {
   std::vector<Input> inputs;
-  std::size_t malformed = 0;
-  std::unordered_map<std::uint64_t, std::size_t> seen;
+  std::unordered_set<std::uint64_t> seen;
   for (const auto& file : input_files(o.inputs)) {
     Input in;
     in.path = file;
@@ -89,19 +79,21 @@ int distill_corpus(const DistillOptions& o) {
         corpus::check_types(in.values, test.types, file);
       }
     } catch (const std::exception& e) {
-      ++malformed;
-      say("corpus minimize: skipping " + std::string(e.what()), {{"event", "skipped"}, {"reason", e.what()}});
+      ++*malformed;
+      say(o, "corpus minimize: skipping " + std::string(e.what()), {{"event", "skipped"}, {"reason", e.what()}});
       continue;
     }
     std::string encoded = corpus::encode(in.values);
-    std::uint64_t h = XXH3_64bits(encoded.data(), encoded.size());
-    if (seen.count(h) != 0) continue;
-    seen[h] = inputs.size();
+    if (!seen.insert(XXH3_64bits(encoded.data(), encoded.size())).second) continue;
     in.size = core::entry_size(in.values);
     inputs.push_back(std::move(in));
   }
+  return inputs;
+}
 
-  // Run every input once, spread over the workers.
+// Runs every input once, spread over the workers, and records what each did.
+void replay_inputs(const DistillOptions& o, const TargetInfo& target, const TestInfo& test,
+                   std::vector<Input>& inputs) {
   std::vector<corpus::Entry> values;
   values.reserve(inputs.size());
   for (const auto& in : inputs) values.push_back(in.values);
@@ -114,16 +106,12 @@ int distill_corpus(const DistillOptions& o) {
     inputs[i].exec_ns = results[i].exec_ns;
     inputs[i].features = std::move(results[i].features);
   }
+}
 
-  std::size_t crashed = 0;
-  for (const auto& in : inputs) {
-    if (!in.failed) continue;
-    ++crashed;
-    say("corpus minimize: leaving out " + in.path + ", which fails: " + in.failure,
-        {{"event", "failing_input"}, {"input", in.path}, {"failure", in.failure}});
-  }
-
-  // afl-cmin's choice: for every feature, the smallest (then fastest) input that has it.
+// afl-cmin's choice: for every feature, the smallest (then fastest) input that has it; then
+// the chosen inputs that the rest make redundant are dropped, largest first. Returns the
+// indices kept, in order, and in `features` how many features they cover.
+std::vector<std::size_t> choose_inputs(const std::vector<Input>& inputs, std::size_t* features) {
   auto better = [&](std::size_t a, std::size_t b) {
     if (inputs[a].size != inputs[b].size) return inputs[a].size < inputs[b].size;
     if (inputs[a].exec_ns != inputs[b].exec_ns) return inputs[a].exec_ns < inputs[b].exec_ns;
@@ -137,11 +125,11 @@ int distill_corpus(const DistillOptions& o) {
       if (it == owner.end() || better(i, it->second)) owner[f] = i;
     }
   }
+  *features = owner.size();
   std::vector<std::size_t> kept;
   for (const auto& [f, i] : owner) kept.push_back(i);
   std::sort(kept.begin(), kept.end());
   kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-  // Drop chosen inputs made redundant by the rest, largest first.
   std::unordered_map<std::uint32_t, int> coverers;
   for (std::size_t i : kept) {
     for (std::uint32_t f : inputs[i].features) coverers[f]++;
@@ -156,32 +144,61 @@ int distill_corpus(const DistillOptions& o) {
     dropped[i] = true;
     for (std::uint32_t f : inputs[i].features) coverers[f]--;
   }
+  std::erase_if(kept, [&](std::size_t i) { return dropped[i]; });
+  return kept;
+}
 
+// The chosen inputs as files named after their content in o.output: v1 files, or with
+// --raw the bytes themselves.
+void write_inputs(const DistillOptions& o, const std::vector<Input>& inputs, const std::vector<std::size_t>& chosen) {
   make_directories(o.output);
-  std::size_t written = 0;
-  for (std::size_t i : kept) {
-    if (dropped[i]) continue;
-    std::string text = o.raw ? std::string() : corpus::encode(inputs[i].values);
-    if (o.raw) {
-      const auto& v = inputs[i].values[0];
-      if (const auto* b = std::get_if<corpus::Bytes>(&v)) {
-        text.assign(b->begin(), b->end());
-      } else {
-        text = std::get<std::string>(v);
-      }
+  for (std::size_t i : chosen) {
+    std::string text;
+    if (!o.raw) {
+      text = corpus::encode(inputs[i].values);
+    } else if (const auto* b = std::get_if<corpus::Bytes>(&inputs[i].values[0])) {
+      text.assign(b->begin(), b->end());
+    } else {
+      text = std::get<std::string>(inputs[i].values[0]);
     }
     write_file_atomic(fs::path(o.output) / content_name(text), text);
-    ++written;
   }
-  say("corpus minimize: " + std::to_string(inputs.size()) + " distinct inputs (" + std::to_string(malformed) +
-          " unreadable, " + std::to_string(crashed) + " failing) -> " + std::to_string(written) + " entries in " +
-          o.output + ", keeping all " + std::to_string(owner.size()) + " coverage features",
+}
+
+}  // namespace
+
+int distill_corpus(const DistillOptions& o) {
+  TargetInfo target = describe_target(o.target, "", fuzzing_environment());
+  const TestInfo& test = target.select(o.fuzz);
+  if (!test.error.empty()) throw std::runtime_error(test.name + " cannot run: " + test.error);
+  if (o.raw &&
+      (test.types.size() != 1 || (test.types[0] != corpus::Type::Bytes && test.types[0] != corpus::Type::String))) {
+    throw std::runtime_error("--raw needs a fuzz test taking one []byte or string; " + test.name + " takes " +
+                             corpus::format_type_list(test.types));
+  }
+  std::size_t malformed = 0;
+  std::vector<Input> inputs = load_inputs(o, test, &malformed);
+  replay_inputs(o, target, test, inputs);
+  std::size_t crashed = 0;
+  for (const auto& in : inputs) {
+    if (!in.failed) continue;
+    ++crashed;
+    say(o, "corpus minimize: leaving out " + in.path + ", which fails: " + in.failure,
+        {{"event", "failing_input"}, {"input", in.path}, {"failure", in.failure}});
+  }
+  std::size_t features = 0;
+  std::vector<std::size_t> chosen = choose_inputs(inputs, &features);
+  write_inputs(o, inputs, chosen);
+  say(o,
+      "corpus minimize: " + std::to_string(inputs.size()) + " distinct inputs (" + std::to_string(malformed) +
+          " unreadable, " + std::to_string(crashed) + " failing) -> " + std::to_string(chosen.size()) + " entries in " +
+          o.output + ", keeping all " + std::to_string(features) + " coverage features",
       {{"event", "done"},
        {"inputs", inputs.size()},
        {"unreadable", malformed},
        {"failing", crashed},
-       {"kept", written},
-       {"features", owner.size()},
+       {"kept", chosen.size()},
+       {"features", features},
        {"output", o.output}});
   return 0;
 }
