@@ -18,9 +18,8 @@
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/file_io.h"
-#include "libfuzzdriver/junit_report.h"
+#include "libfuzzdriver/run_reports.h"
 #include "libfuzzdriver/sanitizer_env.h"
-#include "libfuzzdriver/sarif_report.h"
 #include "libfuzzdriver/stats_log.h"
 #include "libfuzzdriver/testdata_corpus.h"
 
@@ -41,58 +40,23 @@ constexpr std::chrono::seconds kSyncInterval{2};
 
 namespace {
 
-// `--junit FILE`: the run as one JUnit test case (junit_report.h). Whether it was written; a
-// failure is said on stderr, and the run's own failure, if any, keeps its exit code.
-bool write_junit(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
-                 const std::string& error) {
+// What the run came to, for --junit and --sarif (run_reports.h).
+FuzzTestResult result_of(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
+                         const std::string& error) {
   Reporter::Record record = c.record();
-  JUnitTestCase tc;
-  tc.classname = options.target;
-  tc.name = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
-  tc.time = elapsed;
-  tc.failures = std::move(record.failures);
-  tc.error = error;
+  FuzzTestResult r;
+  r.target = options.target;
+  r.test = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
+  r.failures = std::move(record.failures);
+  r.error = error;
+  r.time = elapsed;
   if (record.done) {
-    tc.system_out = "execs: " + std::to_string(record.done->execs) +
-                    ", new interesting: " + std::to_string(record.done->new_interesting) +
-                    " (total: " + std::to_string(record.done->total) + ")\n";
+    r.finished = true;
+    r.execs = record.done->execs;
+    r.new_interesting = record.done->new_interesting;
+    r.corpus = record.done->total;
   }
-  try {
-    write_file_atomic(options.junit, junit_xml({tc}));
-    return true;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cfuzz: --junit %s: the report could not be written: %s\n", options.junit.c_str(), e.what());
-    return false;
-  }
-}
-
-// `--sarif FILE`: the run's failures as a SARIF log (sarif_report.h), files named relative to
-// the current directory. Whether it was written, as for --junit.
-bool write_sarif(const RunOptions& options, const Coordinator& c, const std::string& error) {
-  SarifRun run;
-  run.target = options.target;
-  run.test = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
-  run.failures = c.record().failures;
-  run.error = error;
-  std::error_code ec;
-  run.root = std::filesystem::current_path(ec);
-  run.version = CFUZZ_VERSION;
-  try {
-    write_file_atomic(options.sarif, sarif_log(run));
-    return true;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cfuzz: --sarif %s: the report could not be written: %s\n", options.sarif.c_str(), e.what());
-    return false;
-  }
-}
-
-// The reports the options ask for, at the end of the run; false if one could not be written.
-bool write_reports(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
-                   const std::string& error) {
-  bool written = true;
-  if (!options.junit.empty()) written = write_junit(options, c, elapsed, error) && written;
-  if (!options.sarif.empty()) written = write_sarif(options, c, error) && written;
-  return written;
+  return r;
 }
 
 }  // namespace
@@ -107,10 +71,10 @@ int run_fuzzing(const RunOptions& options) {
   try {
     code = c->run();
   } catch (const std::exception& e) {
-    write_reports(options, *c, Clock::now() - started, e.what());
+    write_reports(options, {result_of(options, *c, Clock::now() - started, e.what())});
     throw;
   }
-  if (!write_reports(options, *c, Clock::now() - started, "") && code == 0) code = 2;
+  if (!write_reports(options, {result_of(options, *c, Clock::now() - started, "")}) && code == 0) code = 2;
   // The process ends next, and its workers are gone: freeing a corpus of 10^5 entries one
   // by one would only hold up the exit (a quarter of a second), as compilers that skip
   // freeing at exit know.
