@@ -140,6 +140,7 @@ int Coordinator::run() {
   wall_start_ = std::chrono::system_clock::now();
   target_ = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
   test_ = target_.select(opts_.fuzz);
+  if (opts_.slice) reporter_.tag(opts_.target, test_.name);
   if (!test_.error.empty()) {
     // The test body failed before f.fuzz (f.fail, f.skip, an exception): a test failure.
     FailureReport r;
@@ -192,7 +193,10 @@ int Coordinator::run() {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, kWakeSignal);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // Put back as it was after the run: a run of several tests (multi_run.h) keeps SIGINT and
+  // SIGTERM blocked between its slices, so that one arriving then stops the next slice.
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
   supervisor_ = pthread_self();
   signal(SIGPIPE, SIG_IGN);
 
@@ -217,7 +221,7 @@ int Coordinator::run() {
   timespec now{0, 0};
   while (sigtimedwait(&wake, nullptr, &now) == kWakeSignal) {
   }
-  pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 
   std::size_t failures;
   bool fuzzed;
@@ -247,7 +251,9 @@ int Coordinator::run() {
   }
   record_stats(p);
   save_baseline_cache();
-  reporter_.recommended_dictionary(recommended);
+  // A slice of a run of several tests (multi_run.h) leaves libFuzzer's block out: one per
+  // slice would bury the summary, and the next slice starts its dictionary afresh anyway.
+  if (!opts_.slice) reporter_.recommended_dictionary(recommended);
   reporter_.done(p, static_cast<int>(failures));
   return failures == 0 ? 0 : 1;
 }
@@ -467,6 +473,11 @@ Job Coordinator::next_job() {
         return j;
       case Scheduler::Step::Wait: lock.wait_for(cv_, milliseconds(50)); break;
       case Scheduler::Step::BeginFuzzing:
+        if (opts_.seeds_only) {
+          scheduler_.stop();
+          cv_.notify_all();
+          break;
+        }
         if (corpus_.empty()) {
           // Go fuzzes the zero values when there is nothing else.
           corpus::Entry zero;
