@@ -73,8 +73,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");
   sub->add_option("--junit", opts->junit,
-                  "Also write the run's result to FILE as JUnit XML (one test case for the fuzz test, a "
-                  "<failure> with the message, stack, reproducer and re-run command), for CI systems "
+                  "Also write the run's result to FILE as JUnit XML (a test case per fuzz test and per failing "
+                  "seed, a <failure> with the message, stack, reproducer and re-run command), for CI systems "
                   "that show test reports");
   sub->add_option("--sarif", opts->sarif,
                   "Also write the run's failures to FILE as SARIF 2.1.0 (one result per distinct failure: its "
