@@ -1,11 +1,11 @@
-// `cfuzz run ./target`: fuzz one fuzz test of a target.
+// `cfuzz run ./target`: fuzz one fuzz test of a target; `cfuzz run T1 T2`, `--all`: several.
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/coordinator.h"
+#include "libfuzzdriver/multi_run.h"
 
 namespace cfuzz::cmd {
 
@@ -17,11 +17,21 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto limits = std::make_shared<InputLimitFlags>();
   auto seed = std::make_shared<std::uint64_t>(0);
 
-  sub->add_option("target", opts->target, "The target binary")->required();
-  add_fuzz_flag(sub, &opts->fuzz);
+  sub->add_option("target", opts->targets,
+                  "The target binary; with several, every fuzz test of each (those --fuzz matches) is fuzzed, "
+                  "sharing --fuzztime")
+      ->required();
+  sub->add_option("--fuzz", opts->fuzz,
+                  "Regular expression selecting the fuzz test (not needed if the target has one); one that "
+                  "matches several tests fuzzes them all, sharing --fuzztime");
+  sub->add_flag("--all", opts->all,
+                "Fuzz every fuzz test of the target (those --fuzz matches), sharing --fuzztime; also what "
+                "several targets, or a --fuzz matching several tests, mean");
   sub->add_option("--fuzztime", *fuzztime,
                   "How long to fuzz: a duration (30s, 10m, 1h30m) or a number of executions "
-                  "across all workers (100000x). Default: until interrupted or a failure");
+                  "across all workers (100000x). With several fuzz tests, the whole run's budget, shared "
+                  "in rounds that give more to tests still finding coverage (required then). Default: until "
+                  "interrupted or a failure");
   auto* minimize_opt = sub->add_option("--fuzzminimizetime", *minimize_time,
                                        "Time (or executions, Nx) spent minimizing a failing input; 0 "
                                        "disables. By default also at most 8 + 4 per byte of the input "
@@ -63,8 +73,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");
   sub->add_option("--junit", opts->junit,
-                  "Also write the run's result to FILE as JUnit XML (one test case for the fuzz test, a "
-                  "<failure> with the message, stack, reproducer and re-run command), for CI systems "
+                  "Also write the run's result to FILE as JUnit XML (a test case per fuzz test and per failing "
+                  "seed, a <failure> with the message, stack, reproducer and re-run command), for CI systems "
                   "that show test reports");
   sub->add_option("--sarif", opts->sarif,
                   "Also write the run's failures to FILE as SARIF 2.1.0 (one result per distinct failure: its "
@@ -79,8 +89,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     opts->minimize_time_given = minimize_opt->count() > 0;
     opts->timeout = limits->timeout();
     if (seed_opt->count() > 0) opts->seed = *seed;
+    opts->target = opts->targets.front();
     spdlog::set_level(opts->verbose ? spdlog::level::debug : spdlog::level::warn);
-    exit_code = driver::run_fuzzing(*opts);
+    exit_code = driver::run_fuzz_tests(*opts);
   });
 }
 

@@ -18,9 +18,8 @@
 #include "corpus_format/codec.h"
 #include "libfuzzdriver/cache_dir.h"
 #include "libfuzzdriver/file_io.h"
-#include "libfuzzdriver/junit_report.h"
+#include "libfuzzdriver/run_reports.h"
 #include "libfuzzdriver/sanitizer_env.h"
-#include "libfuzzdriver/sarif_report.h"
 #include "libfuzzdriver/stats_log.h"
 #include "libfuzzdriver/testdata_corpus.h"
 
@@ -41,58 +40,23 @@ constexpr std::chrono::seconds kSyncInterval{2};
 
 namespace {
 
-// `--junit FILE`: the run as one JUnit test case (junit_report.h). Whether it was written; a
-// failure is said on stderr, and the run's own failure, if any, keeps its exit code.
-bool write_junit(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
-                 const std::string& error) {
+// What the run came to, for --junit and --sarif (run_reports.h).
+FuzzTestResult result_of(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
+                         const std::string& error) {
   Reporter::Record record = c.record();
-  JUnitTestCase tc;
-  tc.classname = options.target;
-  tc.name = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
-  tc.time = elapsed;
-  tc.failures = std::move(record.failures);
-  tc.error = error;
+  FuzzTestResult r;
+  r.target = options.target;
+  r.test = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
+  r.failures = std::move(record.failures);
+  r.error = error;
+  r.time = elapsed;
   if (record.done) {
-    tc.system_out = "execs: " + std::to_string(record.done->execs) +
-                    ", new interesting: " + std::to_string(record.done->new_interesting) +
-                    " (total: " + std::to_string(record.done->total) + ")\n";
+    r.finished = true;
+    r.execs = record.done->execs;
+    r.new_interesting = record.done->new_interesting;
+    r.corpus = record.done->total;
   }
-  try {
-    write_file_atomic(options.junit, junit_xml({tc}));
-    return true;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cfuzz: --junit %s: the report could not be written: %s\n", options.junit.c_str(), e.what());
-    return false;
-  }
-}
-
-// `--sarif FILE`: the run's failures as a SARIF log (sarif_report.h), files named relative to
-// the current directory. Whether it was written, as for --junit.
-bool write_sarif(const RunOptions& options, const Coordinator& c, const std::string& error) {
-  SarifRun run;
-  run.target = options.target;
-  run.test = !c.test_name().empty() ? c.test_name() : !options.fuzz.empty() ? options.fuzz : "fuzz";
-  run.failures = c.record().failures;
-  run.error = error;
-  std::error_code ec;
-  run.root = std::filesystem::current_path(ec);
-  run.version = CFUZZ_VERSION;
-  try {
-    write_file_atomic(options.sarif, sarif_log(run));
-    return true;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cfuzz: --sarif %s: the report could not be written: %s\n", options.sarif.c_str(), e.what());
-    return false;
-  }
-}
-
-// The reports the options ask for, at the end of the run; false if one could not be written.
-bool write_reports(const RunOptions& options, const Coordinator& c, std::chrono::nanoseconds elapsed,
-                   const std::string& error) {
-  bool written = true;
-  if (!options.junit.empty()) written = write_junit(options, c, elapsed, error) && written;
-  if (!options.sarif.empty()) written = write_sarif(options, c, error) && written;
-  return written;
+  return r;
 }
 
 }  // namespace
@@ -107,10 +71,10 @@ int run_fuzzing(const RunOptions& options) {
   try {
     code = c->run();
   } catch (const std::exception& e) {
-    write_reports(options, *c, Clock::now() - started, e.what());
+    write_reports(options, {result_of(options, *c, Clock::now() - started, e.what())});
     throw;
   }
-  if (!write_reports(options, *c, Clock::now() - started, "") && code == 0) code = 2;
+  if (!write_reports(options, {result_of(options, *c, Clock::now() - started, "")}) && code == 0) code = 2;
   // The process ends next, and its workers are gone: freeing a corpus of 10^5 entries one
   // by one would only hold up the exit (a quarter of a second), as compilers that skip
   // freeing at exit know.
@@ -176,6 +140,7 @@ int Coordinator::run() {
   wall_start_ = std::chrono::system_clock::now();
   target_ = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
   test_ = target_.select(opts_.fuzz);
+  if (opts_.slice) reporter_.tag(opts_.target, test_.name);
   if (!test_.error.empty()) {
     // The test body failed before f.fuzz (f.fail, f.skip, an exception): a test failure.
     FailureReport r;
@@ -228,7 +193,10 @@ int Coordinator::run() {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, kWakeSignal);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // Put back as it was after the run: a run of several tests (multi_run.h) keeps SIGINT and
+  // SIGTERM blocked between its slices, so that one arriving then stops the next slice.
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
   supervisor_ = pthread_self();
   signal(SIGPIPE, SIG_IGN);
 
@@ -253,7 +221,7 @@ int Coordinator::run() {
   timespec now{0, 0};
   while (sigtimedwait(&wake, nullptr, &now) == kWakeSignal) {
   }
-  pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 
   std::size_t failures;
   bool fuzzed;
@@ -283,7 +251,9 @@ int Coordinator::run() {
   }
   record_stats(p);
   save_baseline_cache();
-  reporter_.recommended_dictionary(recommended);
+  // A slice of a run of several tests (multi_run.h) leaves libFuzzer's block out: one per
+  // slice would bury the summary, and the next slice starts its dictionary afresh anyway.
+  if (!opts_.slice) reporter_.recommended_dictionary(recommended);
   reporter_.done(p, static_cast<int>(failures));
   return failures == 0 ? 0 : 1;
 }
@@ -503,6 +473,11 @@ Job Coordinator::next_job() {
         return j;
       case Scheduler::Step::Wait: lock.wait_for(cv_, milliseconds(50)); break;
       case Scheduler::Step::BeginFuzzing:
+        if (opts_.seeds_only) {
+          scheduler_.stop();
+          cv_.notify_all();
+          break;
+        }
         if (corpus_.empty()) {
           // Go fuzzes the zero values when there is nothing else.
           corpus::Entry zero;

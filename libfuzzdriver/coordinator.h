@@ -52,6 +52,8 @@ class Coordinator {
   // if it never got as far as choosing one).
   Reporter::Record record() const { return reporter_.record(); }
   const std::string& test_name() const { return test_.name; }
+  // Whether SIGINT or SIGTERM stopped the run.
+  bool interrupted() const { return interrupted_.load(); }
 
  private:
   // Setup (coordinator.cc).

@@ -79,6 +79,51 @@ std::string failure_details(const FailureReport& r) {
   return text;
 }
 
+void append_test_case(std::string& out, const JUnitTestCase& c) {
+  out += "    <testcase classname=\"";
+  append_xml(out, c.classname);
+  out += "\" name=\"";
+  append_xml(out, c.name);
+  out += "\" time=\"" + seconds(c.time) + "\">\n";
+  for (const auto& f : c.failures) {
+    out += "      <failure message=\"";
+    append_xml(out, failure_message(f));
+    out += "\" type=\"";
+    append_xml(out, kind_name(f));
+    out += "\">";
+    append_xml(out, failure_details(f));
+    out += "</failure>\n";
+  }
+  if (!c.error.empty()) {
+    out += "      <error message=\"";
+    append_xml(out, c.error);
+    out += "\" type=\"error\"/>\n";
+  }
+  if (!c.system_out.empty()) {
+    out += "      <system-out>";
+    append_xml(out, c.system_out);
+    out += "</system-out>\n";
+  }
+  out += "    </testcase>\n";
+}
+
+// One <testsuite> for the cases [first, last), which share their classname (the target).
+void append_test_suite(std::string& out, const JUnitTestCase* first, const JUnitTestCase* last) {
+  std::size_t failures = 0, errors = 0;
+  std::chrono::nanoseconds time{};
+  for (const auto* c = first; c != last; ++c) {
+    failures += c->failures.empty() ? 0 : 1;
+    errors += c->error.empty() ? 0 : 1;
+    time += c->time;
+  }
+  out += "  <testsuite name=\"";
+  append_xml(out, first->classname);
+  out += "\" tests=\"" + std::to_string(last - first) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+         std::to_string(errors) + "\" skipped=\"0\" time=\"" + seconds(time) + "\">\n";
+  for (const auto* c = first; c != last; ++c) append_test_case(out, *c);
+  out += "  </testsuite>\n";
+}
+
 }  // namespace
 
 std::string junit_xml(const std::vector<JUnitTestCase>& cases) {
@@ -92,36 +137,11 @@ std::string junit_xml(const std::vector<JUnitTestCase>& cases) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites name=\"cfuzz\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
          std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" time=\"" + seconds(total) + "\">\n";
-  for (const auto& c : cases) {
-    out += "  <testsuite name=\"";
-    append_xml(out, c.classname);
-    out += "\" tests=\"1\" failures=\"" + std::to_string(c.failures.empty() ? 0 : 1) + "\" errors=\"" +
-           std::to_string(c.error.empty() ? 0 : 1) + "\" skipped=\"0\" time=\"" + seconds(c.time) + "\">\n";
-    out += "    <testcase classname=\"";
-    append_xml(out, c.classname);
-    out += "\" name=\"";
-    append_xml(out, c.name);
-    out += "\" time=\"" + seconds(c.time) + "\">\n";
-    for (const auto& f : c.failures) {
-      out += "      <failure message=\"";
-      append_xml(out, failure_message(f));
-      out += "\" type=\"";
-      append_xml(out, kind_name(f));
-      out += "\">";
-      append_xml(out, failure_details(f));
-      out += "</failure>\n";
-    }
-    if (!c.error.empty()) {
-      out += "      <error message=\"";
-      append_xml(out, c.error);
-      out += "\" type=\"error\"/>\n";
-    }
-    if (!c.system_out.empty()) {
-      out += "      <system-out>";
-      append_xml(out, c.system_out);
-      out += "</system-out>\n";
-    }
-    out += "    </testcase>\n  </testsuite>\n";
+  for (std::size_t i = 0; i < cases.size();) {
+    std::size_t j = i + 1;
+    while (j < cases.size() && cases[j].classname == cases[i].classname) ++j;
+    append_test_suite(out, cases.data() + i, cases.data() + j);
+    i = j;
   }
   out += "</testsuites>\n";
   return out;

@@ -31,9 +31,29 @@ void Reporter::emit(const std::string& text) {
   std::fflush(out_);
 }
 
+void Reporter::emit_json(json event) {
+  std::string target, test;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    target = tag_target_;
+    test = tag_test_;
+  }
+  if (!test.empty()) {
+    event["target"] = target;
+    event["test"] = test;
+  }
+  emit(event.dump() + "\n");
+}
+
+void Reporter::tag(std::string target, std::string test) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tag_target_ = std::move(target);
+  tag_test_ = std::move(test);
+}
+
 void Reporter::baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, std::uint64_t total) {
   if (json_) {
-    emit(json{{"event", "baseline"}, {"elapsed", seconds(elapsed)}, {"done", done}, {"total", total}}.dump() + "\n");
+    emit_json(json{{"event", "baseline"}, {"elapsed", seconds(elapsed)}, {"done", done}, {"total", total}});
   } else {
     emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(done) + "/" +
          std::to_string(total) + " completed\n");
@@ -42,8 +62,7 @@ void Reporter::baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, st
 
 void Reporter::fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t total, int workers) {
   if (json_) {
-    emit(json{{"event", "fuzzing"}, {"elapsed", seconds(elapsed)}, {"corpus", total}, {"workers", workers}}.dump() +
-         "\n");
+    emit_json(json{{"event", "fuzzing"}, {"elapsed", seconds(elapsed)}, {"corpus", total}, {"workers", workers}});
   } else {
     emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", gathering baseline coverage: " + std::to_string(total) + "/" +
          std::to_string(total) + " completed, now fuzzing with " + std::to_string(workers) +
@@ -53,19 +72,17 @@ void Reporter::fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t t
 
 void Reporter::progress(const Progress& p) {
   if (json_) {
-    emit(json{{"event", "progress"},
-              {"elapsed", seconds(p.elapsed)},
-              {"execs", p.execs},
-              {"execs_per_sec", static_cast<std::uint64_t>(p.rate + 0.5)},
-              {"new_interesting", p.new_interesting},
-              {"synced", p.synced},
-              {"corpus", p.total},
-              {"coverage_bits", p.coverage_bits},
-              {"covered_counters", p.covered_counters},
-              {"len_limit", p.len_limit},
-              {"input_to_state_execs", p.input_to_state_execs}}
-             .dump() +
-         "\n");
+    emit_json(json{{"event", "progress"},
+                   {"elapsed", seconds(p.elapsed)},
+                   {"execs", p.execs},
+                   {"execs_per_sec", static_cast<std::uint64_t>(p.rate + 0.5)},
+                   {"new_interesting", p.new_interesting},
+                   {"synced", p.synced},
+                   {"corpus", p.total},
+                   {"coverage_bits", p.coverage_bits},
+                   {"covered_counters", p.covered_counters},
+                   {"len_limit", p.len_limit},
+                   {"input_to_state_execs", p.input_to_state_execs}});
   } else {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.0f", p.rate);
@@ -79,7 +96,7 @@ void Reporter::progress(const Progress& p) {
 
 void Reporter::minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes) {
   if (json_) {
-    emit(json{{"event", "minimizing"}, {"elapsed", seconds(elapsed)}, {"bytes", bytes}}.dump() + "\n");
+    emit_json(json{{"event", "minimizing"}, {"elapsed", seconds(elapsed)}, {"bytes", bytes}});
   } else {
     emit("fuzz: elapsed: " + format_elapsed(elapsed) + ", minimizing a failing input of " + std::to_string(bytes) +
          " bytes\n");
@@ -88,14 +105,12 @@ void Reporter::minimizing(std::chrono::nanoseconds elapsed, std::uint64_t bytes)
 
 void Reporter::minimize_progress(const MinimizeProgress& m) {
   if (json_) {
-    emit(json{{"event", "minimize_progress"},
-              {"elapsed", seconds(m.elapsed)},
-              {"bytes_before", m.bytes_before},
-              {"bytes", m.bytes_now},
-              {"execs", m.execs},
-              {"restarts", m.restarts}}
-             .dump() +
-         "\n");
+    emit_json(json{{"event", "minimize_progress"},
+                   {"elapsed", seconds(m.elapsed)},
+                   {"bytes_before", m.bytes_before},
+                   {"bytes", m.bytes_now},
+                   {"execs", m.execs},
+                   {"restarts", m.restarts}});
   } else {
     emit("fuzz: elapsed: " + format_elapsed(m.elapsed) + ", minimizing: " + std::to_string(m.bytes_before) + " -> " +
          std::to_string(m.bytes_now) + " bytes, " + std::to_string(m.execs) + " execs" +
@@ -105,15 +120,17 @@ void Reporter::minimize_progress(const MinimizeProgress& m) {
 
 void Reporter::warning(const std::string& text) {
   if (json_) {
-    emit(json{{"event", "warning"}, {"message", text}}.dump() + "\n");
+    emit_json(json{{"event", "warning"}, {"message", text}});
   } else {
     std::lock_guard<std::mutex> lock(mu_);
-    std::fprintf(stderr, "warning: %s\n", text.c_str());
+    // In a run of several tests, which one it is about.
+    std::string about = tag_test_.empty() ? "" : tag_test_ + ": ";
+    std::fprintf(stderr, "warning: %s%s\n", about.c_str(), text.c_str());
   }
 }
 
 void Reporter::new_entry(const std::string& name, std::uint64_t bits, std::uint64_t execs) {
-  if (json_) emit(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}, {"execs", execs}}.dump() + "\n");
+  if (json_) emit_json(json{{"event", "new_entry"}, {"name", name}, {"new_bits", bits}, {"execs", execs}});
 }
 
 Reporter::Record Reporter::record() const {
@@ -162,7 +179,7 @@ void Reporter::failure(const FailureReport& r) {
       j["input_v1"] = r.input_v1;
       j["input_base64"] = r.input_base64;
     }
-    emit(j.dump() + "\n");
+    emit_json(std::move(j));
     return;
   }
   std::string text = "--- FAIL: " + r.test + " (" + format_elapsed(r.elapsed) + ")\n";
@@ -211,7 +228,7 @@ void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, s
   if (json_) {
     json list = json::array();
     for (const auto& [w, uses] : words) list.push_back(json{{"word", core::quote_dictionary_word(w)}, {"uses", uses}});
-    emit(json{{"event", "recommended_dictionary"}, {"words", list}}.dump() + "\n");
+    emit_json(json{{"event", "recommended_dictionary"}, {"words", list}});
     return;
   }
   std::string text = "###### Recommended dictionary. ######\n";
@@ -222,29 +239,31 @@ void Reporter::recommended_dictionary(const std::vector<std::pair<std::string, s
 }
 
 void Reporter::done(const Progress& p, int failures) {
+  bool slice;
   {
     std::lock_guard<std::mutex> lock(mu_);
     record_.done = p;
+    slice = !tag_test_.empty();
   }
   if (json_) {
-    emit(json{{"event", "done"},
-              {"elapsed", seconds(p.elapsed)},
-              {"execs", p.execs},
-              {"new_interesting", p.new_interesting},
-              {"synced", p.synced},
-              {"sync_scans", p.sync_scans},
-              {"sync_listings", p.sync_listings},
-              {"sync_seconds", p.sync_seconds},
-              {"corpus", p.total},
-              {"coverage_bits", p.coverage_bits},
-              {"covered_counters", p.covered_counters},
-              {"input_to_state_execs", p.input_to_state_execs},
-              {"failures", failures}}
-             .dump() +
-         "\n");
+    // A slice of a run of several tests ends with "slice_done": "done" stays the end of the
+    // whole run, for readers that stop there.
+    emit_json(json{{"event", slice ? "slice_done" : "done"},
+                   {"elapsed", seconds(p.elapsed)},
+                   {"execs", p.execs},
+                   {"new_interesting", p.new_interesting},
+                   {"synced", p.synced},
+                   {"sync_scans", p.sync_scans},
+                   {"sync_listings", p.sync_listings},
+                   {"sync_seconds", p.sync_seconds},
+                   {"corpus", p.total},
+                   {"coverage_bits", p.coverage_bits},
+                   {"covered_counters", p.covered_counters},
+                   {"input_to_state_execs", p.input_to_state_execs},
+                   {"failures", failures}});
   } else {
     progress(p);
-    emit(failures > 0 ? "FAIL\n" : "PASS\n");
+    if (!slice) emit(failures > 0 ? "FAIL\n" : "PASS\n");  // a slice's verdict is in the run's summary
   }
 }
 

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/failure_record.h"
 
 namespace cfuzz::driver {
@@ -69,6 +71,10 @@ class Reporter {
  public:
   Reporter(bool json, std::FILE* out) : json_(json), out_(out) {}
 
+  // The run is one slice of a run of several fuzz tests (multi_run.h): JSON events name the
+  // target and the test, and the end is "slice_done" in JSON and no PASS/FAIL line in text.
+  void tag(std::string target, std::string test);
+
   void baseline(std::chrono::nanoseconds elapsed, std::uint64_t done, std::uint64_t total);
   void fuzzing_started(std::chrono::nanoseconds elapsed, std::uint64_t total, int workers);
   void progress(const Progress& p);
@@ -91,10 +97,12 @@ class Reporter {
 
  private:
   void emit(const std::string& text);
+  void emit_json(nlohmann::json event);
   bool json_;
   std::FILE* out_;
   mutable std::mutex mu_;
-  Record record_;  // guarded by mu_
+  Record record_;                      // guarded by mu_
+  std::string tag_target_, tag_test_;  // guarded by mu_; empty: not a slice
 };
 
 }  // namespace cfuzz::driver

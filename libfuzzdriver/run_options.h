@@ -14,9 +14,13 @@
 namespace cfuzz::driver {
 
 struct RunOptions {
-  std::string target;  // path of the target binary
-  std::string fuzz;    // regexp selecting the fuzz test; empty: the only one
-  Budget fuzztime;     // unlimited: until interrupted or a failure
+  std::string target;  // path of the target binary (the first of `targets`)
+  // Every target on the command line. Several, or `all`, or a `fuzz` that matches several
+  // tests: every matching test of every target is fuzzed (multi_run.h).
+  std::vector<std::string> targets;
+  bool all = false;  // --all: every fuzz test of the target, not only the one `fuzz` selects
+  std::string fuzz;  // regexp selecting the fuzz test; empty: the only one
+  Budget fuzztime;   // unlimited: until interrupted or a failure; with several tests, the whole run's
   // Minimizing a failing input: this budget, and unless `minimize_time_given`, also at most
   // minimize_restart_budget(bytes) worker restarts (findings.cc).
   Budget minimize_time = Budget{std::chrono::seconds(60), std::nullopt};
@@ -38,6 +42,11 @@ struct RunOptions {
   std::string junit;                                     // --junit: the run's result as JUnit XML to this file
   std::string sarif;                                     // --sarif: the run's failures as SARIF 2.1.0 to this file
   bool verbose = false;
+  // Set by multi_run.h for its slices: `slice`: the reporter names the test in JSON events
+  // and leaves the verdict to the summary; `seeds_only`: stop when the baseline has run (the
+  // corpus as a regression test), before fuzzing.
+  bool slice = false;
+  bool seeds_only = false;
   std::vector<std::string> dictionaries;  // --dict files
 };
 

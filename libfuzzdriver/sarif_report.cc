@@ -142,21 +142,22 @@ std::string result_message(const FailureReport& r, const std::string& test) {
   return text;
 }
 
-Json result_json(const FailureReport& r, const SarifRun& run, const std::string& rule, std::size_t rule_index) {
+Json result_json(const FailureReport& r, const SarifTest& test, const fs::path& root, const std::string& rule,
+                 std::size_t rule_index) {
   std::vector<StackFrame> frames = failure_stack(r);
   Json result = {{"ruleId", rule},
                  {"ruleIndex", rule_index},
                  {"level", "error"},
                  {"kind", "fail"},
-                 {"message", {{"text", result_message(r, run.test)}}}};
+                 {"message", {{"text", result_message(r, test.test)}}}};
 
   Json locations = Json::array();
   if (const StackFrame* top = innermost_user_frame(frames)) {
-    locations.push_back(frame_location(*top, run.root));
+    locations.push_back(frame_location(*top, root));
   } else if (!r.written_to.empty()) {
     // Nothing of the user's code on the stack (a timeout, an exit, memory): the failing
     // input is where the finding is, as code scanning needs one location.
-    locations.push_back({{"physicalLocation", {{"artifactLocation", artifact_location(r.written_to, run.root)}}}});
+    locations.push_back({{"physicalLocation", {{"artifactLocation", artifact_location(r.written_to, root)}}}});
   }
   if (!locations.empty()) result["locations"] = locations;
 
@@ -165,8 +166,7 @@ Json result_json(const FailureReport& r, const SarifRun& run, const std::string&
     Json stack_frames = Json::array();
     for (const auto& f : frames) {
       Json frame = Json::object();
-      frame["location"] =
-          f.file.empty() ? Json{{"message", {{"text", describe_frame(f)}}}} : frame_location(f, run.root);
+      frame["location"] = f.file.empty() ? Json{{"message", {{"text", describe_frame(f)}}}} : frame_location(f, root);
       if (!f.module.empty()) frame["module"] = f.module.substr(0, f.module.find("+0x"));
       stack_frames.push_back(frame);
     }
@@ -176,7 +176,7 @@ Json result_json(const FailureReport& r, const SarifRun& run, const std::string&
     Json flow = Json::array();
     for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
       if (!f->user) continue;
-      flow.push_back({{"location", frame_location(*f, run.root)}, {"executionOrder", flow.size()}});
+      flow.push_back({{"location", frame_location(*f, root)}, {"executionOrder", flow.size()}});
     }
     if (!flow.empty()) {
       result["codeFlows"] = Json::array({{{"threadFlows", Json::array({{{"locations", flow}}})}}});
@@ -184,7 +184,7 @@ Json result_json(const FailureReport& r, const SarifRun& run, const std::string&
   }
 
   if (!r.written_to.empty()) {
-    Json where = artifact_location(r.written_to, run.root);
+    Json where = artifact_location(r.written_to, root);
     std::string about = "The failing input" + (r.rerun.empty() ? std::string() : "; to re-run it: " + r.rerun);
     result["relatedLocations"] =
         Json::array({{{"id", 1}, {"physicalLocation", {{"artifactLocation", where}}}, {"message", {{"text", about}}}}});
@@ -193,7 +193,7 @@ Json result_json(const FailureReport& r, const SarifRun& run, const std::string&
   result["partialFingerprints"] = {{kFingerprintKey, failure_fingerprint(r)}};
 
   Json properties = {
-      {"fuzzTest", run.test}, {"target", run.target}, {"failureKind", core::failure_kind_name(kind_of(r))}};
+      {"fuzzTest", test.test}, {"target", test.target}, {"failureKind", core::failure_kind_name(kind_of(r))}};
   if (!r.written_to.empty()) properties["reproducer"] = r.written_to;
   if (!r.rerun.empty()) properties["rerunCommand"] = r.rerun;
   if (!r.input_summary.empty()) properties["input"] = r.input_summary;
@@ -247,25 +247,30 @@ std::string sarif_log(const SarifRun& run) {
   std::map<std::string, std::size_t> rule_index;
   Json results = Json::array();
   std::set<std::string> fingerprints;  // one result per bug, even if it was saved twice
-  for (const auto& r : run.failures) {
-    if (!fingerprints.insert(failure_fingerprint(r)).second) continue;
-    std::string rule = failure_rule_id(r);
-    auto [it, added] = rule_index.emplace(rule, rules.size());
-    if (added) {
-      rules.push_back({{"id", rule},
-                       {"name", rule},
-                       {"shortDescription", {{"text", rule_description(rule, r)}}},
-                       {"defaultConfiguration", {{"level", "error"}}},
-                       {"properties", {{"tags", {"fuzzing", std::string(core::failure_kind_name(kind_of(r)))}}}}});
+  Json notifications = Json::array();
+  for (const auto& test : run.tests) {
+    if (!test.error.empty()) {
+      std::string text = test.test.empty() ? test.target + ": " + test.error : test.test + ": " + test.error;
+      notifications.push_back({{"level", "error"}, {"message", {{"text", text}}}});
     }
-    results.push_back(result_json(r, run, rule, it->second));
+    for (const auto& r : test.failures) {
+      if (!fingerprints.insert(failure_fingerprint(r)).second) continue;
+      std::string rule = failure_rule_id(r);
+      auto [it, added] = rule_index.emplace(rule, rules.size());
+      if (added) {
+        rules.push_back({{"id", rule},
+                         {"name", rule},
+                         {"shortDescription", {{"text", rule_description(rule, r)}}},
+                         {"defaultConfiguration", {{"level", "error"}}},
+                         {"properties", {{"tags", {"fuzzing", std::string(core::failure_kind_name(kind_of(r)))}}}}});
+      }
+      results.push_back(result_json(r, test, run.root, rule, it->second));
+    }
   }
 
   Json driver = {{"name", "cfuzz"}, {"version", run.version}, {"rules", rules}};
-  Json invocation = {{"executionSuccessful", run.error.empty()}};
-  if (!run.error.empty()) {
-    invocation["toolExecutionNotifications"] = Json::array({{{"level", "error"}, {"message", {{"text", run.error}}}}});
-  }
+  Json invocation = {{"executionSuccessful", notifications.empty()}};
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   Json sarif_run = {{"tool", {{"driver", driver}}}, {"invocations", Json::array({invocation})}};
   if (!run.root.empty()) {
     std::string root = run.root.lexically_normal().generic_string();

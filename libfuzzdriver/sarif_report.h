@@ -13,18 +13,25 @@
 
 namespace cfuzz::driver {
 
-struct SarifRun {
+// One fuzz test's part of the run.
+struct SarifTest {
   std::string target;  // the target binary, as given on the command line
   std::string test;    // the fuzz test
   std::vector<FailureReport> failures;
-  std::string error;  // the run could not be carried out (exit 2): why
+  std::string error;  // it could not be fuzzed (exit 2): why
+};
+
+// One log for the whole `cfuzz run`, however many fuzz tests it ran.
+struct SarifRun {
+  std::vector<SarifTest> tests;
   // SRCROOT: files below it are named relative to it (the current directory: the project's
   // root when CI runs cfuzz from the checkout).
   std::filesystem::path root;
   std::string version;  // cfuzz's
 };
 
-// The whole log, as JSON text.
+// The whole log, as JSON text: one SARIF run, one result per distinct failure of any test
+// (a bug that two tests reach, with one fingerprint, is one result: one alert).
 std::string sarif_log(const SarifRun& run);
 
 // The rule a failure is filed under: the sanitizer's error type ("heap-buffer-overflow",

@@ -26,7 +26,7 @@ corpus::Type type_from_go_name(const std::string& name) {
   throw std::runtime_error("unknown value type " + name);
 }
 
-const TestInfo& TargetInfo::select(const std::string& pattern) const {
+std::vector<const TestInfo*> TargetInfo::matching(const std::string& pattern) const {
   std::regex re;
   try {
     re = std::regex(pattern);
@@ -34,20 +34,25 @@ const TestInfo& TargetInfo::select(const std::string& pattern) const {
     throw std::runtime_error("--fuzz " + pattern + ": invalid regular expression: " + e.what());
   }
   std::vector<const TestInfo*> matches;
-  std::string names;
   for (const auto& t : tests) {
-    names += (names.empty() ? "" : " ") + t.name;
     if (std::regex_search(t.name, re)) matches.push_back(&t);
   }
+  return matches;
+}
+
+const TestInfo& TargetInfo::select(const std::string& pattern) const {
+  std::vector<const TestInfo*> matches = matching(pattern);
   if (matches.size() == 1) return *matches[0];
   if (matches.empty()) {
+    std::string names;
+    for (const auto& t : tests) names += (names.empty() ? "" : " ") + t.name;
     throw std::runtime_error("--fuzz " + pattern + " matches no fuzz test in " + path + " [" + names + "]");
   }
   std::string which;
   for (const auto* m : matches) which += (which.empty() ? "" : " ") + m->name;
   throw std::runtime_error((pattern.empty() ? std::string(path + " has several fuzz tests")
                                             : "--fuzz " + pattern + " matches more than one fuzz test") +
-                           ": [" + which + "]; choose one with --fuzz");
+                           ": [" + which + "]; choose one with --fuzz, or fuzz them all with --all");
 }
 
 namespace {

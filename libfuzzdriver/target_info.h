@@ -30,6 +30,9 @@ struct TargetInfo {
   // The one test whose name matches `pattern` (an unanchored regular expression; empty
   // matches all). Throws std::runtime_error listing the names when zero or several match.
   const TestInfo& select(const std::string& pattern) const;
+  // Every test whose name matches `pattern`, in the target's order (none: empty). Throws
+  // std::runtime_error when the pattern is not a regular expression.
+  std::vector<const TestInfo*> matching(const std::string& pattern) const;
 };
 
 // Runs the target in describe mode. Throws std::runtime_error with a one-line reason when

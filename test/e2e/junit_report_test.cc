@@ -1,11 +1,12 @@
 // `cfuzz run --junit FILE`: the run's result as JUnit XML that a CI system can show. The file
 // is read back with Python's XML parser (test/e2e/xml_to_json.py), so a document that is not
-// well-formed fails the test.
+// well-formed fails the test, and checked against a JUnit schema (test/e2e/schemas/junit.schema.json).
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "test/support/report_files.h"
 #include "test/support/test_support.h"
 
 namespace cfuzz::test {
@@ -14,11 +15,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The XML file as JSON: {"tag", "attrib", "text", "children"} per element.
-json read_xml(const fs::path& file) {
-  auto r = run({"/usr/bin/python3", source_dir() + "/test/e2e/xml_to_json.py", file.string()});
-  EXPECT_EQ(r.exit_code, 0) << r.all();
-  return r.exit_code == 0 ? json::parse(r.out) : json::object();
+// The report, after checking it against the JUnit schema (test/e2e/schemas/junit.schema.json).
+json read_junit(const fs::path& file) {
+  EXPECT_EQ(junit_schema_violations(file), "");
+  return read_xml(file);
 }
 
 // The only <testcase> of a one-test report.
@@ -48,7 +48,7 @@ TEST(JUnitReport, AFailureCarriesItsMessageReproducerAndRerunCommand) {
                 "--fuzztime", "120s", "--junit", report.string()},
                {.cwd = dir.str(), .env = {"CFUZZ_TEST_FAILURE=asan"}});
   ASSERT_EQ(r.exit_code, 1) << r.all();
-  json doc = read_xml(report);
+  json doc = read_junit(report);
   EXPECT_EQ(doc["attrib"]["tests"], "1");
   EXPECT_EQ(doc["attrib"]["failures"], "1");
   EXPECT_EQ(doc["attrib"]["errors"], "0");
@@ -80,7 +80,7 @@ TEST(JUnitReport, APassingRunIsOnePassedTestCase) {
                 "--fuzztime", "2000x", "--junit", report.string()},
                {.cwd = dir.str()});
   ASSERT_EQ(r.exit_code, 0) << r.all();
-  json doc = read_xml(report);
+  json doc = read_junit(report);
   EXPECT_EQ(doc["attrib"]["failures"], "0");
   json tc = the_test_case(doc);
   EXPECT_EQ(tc["attrib"]["name"], "FuzzCount");
@@ -96,12 +96,31 @@ TEST(JUnitReport, ARunThatCannotStartIsAnError) {
   fs::path report = dir / "junit.xml";
   auto r = run({cfuzz(), "run", (dir / "no-such-target").string(), "--junit", report.string()}, {.cwd = dir.str()});
   EXPECT_EQ(r.exit_code, 2) << r.all();
-  json doc = read_xml(report);
+  json doc = read_junit(report);
   EXPECT_EQ(doc["attrib"]["errors"], "1");
   json tc = the_test_case(doc);
   auto errors = children_named(tc, "error");
   ASSERT_EQ(errors.size(), 1u) << doc.dump(2);
   EXPECT_NE(errors[0]["attrib"]["message"].get<std::string>().find("no-such-target"), std::string::npos) << doc.dump(2);
+}
+
+TEST(JUnitReport, TheSchemaRejectsWhatACiSystemCouldNotRead) {
+  // The check the other tests rely on, shown failing: each document breaks one rule.
+  TempDir dir;
+  auto violations = [&](const std::string& testcase) {
+    fs::path file = dir / "broken.xml";
+    write_file(file,
+               "<?xml version=\"1.0\"?>\n<testsuites tests=\"1\" failures=\"0\" errors=\"0\">"
+               "<testsuite name=\"./t\" tests=\"1\" failures=\"0\" errors=\"0\">" +
+                   testcase + "</testsuite></testsuites>\n");
+    return junit_schema_violations(file);
+  };
+  EXPECT_EQ(violations("<testcase classname=\"./t\" name=\"FuzzX\" time=\"1.5\"/>"), "");
+  EXPECT_NE(violations("<testcase name=\"FuzzX\"/>"), "");
+  EXPECT_NE(violations("<testcase classname=\"./t\" name=\"FuzzX\" time=\"1s\"/>"), "");
+  EXPECT_NE(violations("<testcase classname=\"./t\" name=\"FuzzX\"><failure type=\"x\"/></testcase>"), "");
+  EXPECT_NE(violations("<testcase classname=\"./t\" name=\"FuzzX\"><crash/></testcase>"), "");
+  EXPECT_NE(violations("<testcase classname=\"./t\" name=\"FuzzX\">"), "") << "not well-formed";
 }
 
 }  // namespace

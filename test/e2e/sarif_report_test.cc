@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test/support/report_files.h"
 #include "test/support/test_support.h"
 
 namespace cfuzz::test {
@@ -16,17 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string schema() { return source_dir() + "/test/e2e/schemas/sarif-2.1.0-subset.schema.json"; }
-
-// The validator's complaints, empty if `file` conforms to the schema.
-std::string schema_violations(const fs::path& file) {
-  auto r = run({"/usr/bin/python3", source_dir() + "/test/e2e/validate_json.py", schema(), file.string()});
-  return r.exit_code == 0 ? "" : "exit " + std::to_string(r.exit_code) + ": " + r.all();
-}
-
 // The log, after checking it against the schema.
 json read_sarif(const fs::path& file) {
-  EXPECT_EQ(schema_violations(file), "");
+  EXPECT_EQ(sarif_schema_violations(file), "");
   return json::parse(read_file(file));
 }
 
@@ -185,7 +178,7 @@ TEST(SarifReport, TheSchemaRejectsALogThatBreaksTheSpecification) {
     json copy = log;
     change(copy);
     write_file(dir / "broken.sarif", copy.dump());
-    return schema_violations(dir / "broken.sarif");
+    return sarif_schema_violations(dir / "broken.sarif");
   };
   EXPECT_NE(broken([](json& l) { l["runs"][0]["results"][0]["level"] = "fatal"; }), "");
   EXPECT_NE(broken([](json& l) {
