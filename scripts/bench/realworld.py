@@ -392,7 +392,8 @@ def fetch(src_root, package):
 def variants(cfuzz_build):
     """Compilers and link commands of every build: the three of the comparison
     (BENCH_VARIANTS), and the AddressSanitizer builds only scripts/bench/soak.py asks for (a
-    cfuzz target, and AFL++'s persistent-mode driver as `AFL_USE_ASAN=1 afl-clang-fast`)."""
+    cfuzz target, libFuzzer's, and AFL++'s persistent-mode driver as `AFL_USE_ASAN=1
+    afl-clang-fast`)."""
     bin_dir = cfuzz_build / "bin"
     runtime = [cfuzz_build / "lib" / "libcfuzz_runtime.a", cfuzz_build / "lib" / "libcfuzz_interceptors.a"]
     afl = ["env", "AFL_USE_ASAN=1", "AFL_QUIET=1"]
@@ -406,6 +407,9 @@ def variants(cfuzz_build):
                          link=["clang++", *COVERAGE, REPLAY_MAIN], deps=[REPLAY_MAIN]),
         "cfuzz-asan": dict(cc=[bin_dir / "cfuzz-clang", *ASAN], cxx=[bin_dir / "cfuzz-clang++", *ASAN],
                            link=[bin_dir / "cfuzz-clang++", *ASAN], deps=runtime),
+        "libfuzzer-asan": dict(cc=["clang", "-fsanitize=fuzzer-no-link", *ASAN],
+                               cxx=["clang++", "-fsanitize=fuzzer-no-link", *ASAN],
+                               link=["clang++", "-fsanitize=fuzzer", *ASAN], deps=[]),
         "afl-asan": dict(cc=[*afl, "afl-clang-fast"], cxx=[*afl, "afl-clang-fast++"],
                          link=[*afl, "afl-clang-fast++", "-fsanitize=fuzzer"], deps=[]),
         # AFL++ as its users run it against libFuzzer: a plain build and a CmpLog build (-c).

@@ -9,22 +9,30 @@ What it does:
 
   build     libxml2 (its own fuzz/xml.c harness) from its Debian source package, with the
             machinery of scripts/bench/realworld.py (the `cfuzz-asan` variant: cfuzz-clang
-            with -fsanitize=address, -O1 -gline-tables-only); with --fuzzer afl, AFL++'s
-            persistent-mode driver built by `AFL_USE_ASAN=1 afl-clang-fast` (`afl-asan`)
-  run       `cfuzz run -p 2 --keepfuzzing --json` from an empty corpus for --secs (default
-            3600); with --fuzzer afl, two afl-fuzz instances (-M and -S, `-m none`, the
-            seed `<a/>`) for as long, to put cfuzz's peak memory beside AFL++'s
+            with -fsanitize=address, -O1 -gline-tables-only); with --fuzzer libfuzzer, the
+            same harness built `-fsanitize=fuzzer,address` (`libfuzzer-asan`); with --fuzzer
+            afl, AFL++'s persistent-mode driver built by `AFL_USE_ASAN=1 afl-clang-fast`
+            (`afl-asan`)
+  run       `cfuzz run -p WORKERS --keepfuzzing --json` from an empty corpus for --secs
+            (default 3600; --workers, default 2); with --fuzzer libfuzzer, one libFuzzer
+            process (`-max_total_time`, ASan's quarantine at cfuzz's 64 MiB), to tell what
+            ASan and the library do in any long-lived process from what cfuzz does; with
+            --fuzzer afl, two afl-fuzz instances (-M and -S, `-m none`, the seed `<a/>`) for
+            as long, to put cfuzz's peak memory beside AFL++'s
   samples   every --interval seconds (default 10), from /proc: the resident set (VmRSS, its
             anonymous part RssAnon, and PSS, in which pages shared between processes count
             once), open file descriptors and threads of the coordinator
             and of each worker (for AFL++: each afl-fuzz process, and the target processes
-            under it summed); execs/s over the interval and the corpus size from cfuzz's JSON
-            `progress` lines (AFL++'s plot_data); the machine's 1-minute load average; and
+            under it summed); the executions, execs/s over the interval and the corpus size
+            from cfuzz's JSON `progress` lines (libFuzzer's status lines, AFL++'s plot_data);
+            the machine's 1-minute load average; and
             how many times a worker was replaced (a new pid in its place)
 
 It writes soak.csv (one row per sample) and soak.md (a table: the first minute, every 10
-minutes, the end; and whether memory, descriptors and threads were flat and whether execs/s
-stayed within 10% of the first minute's) in the run's directory, and prints the table.
+minutes, the end; whether memory, descriptors and threads were flat, how much each process
+grew per million executions (the machine's load changes the executions a minute, not what
+one execution keeps), and whether execs/s stayed within 10% of the first minute's) in the
+run's directory, and prints the table.
 ASAN_OPTIONS in its environment reach cfuzz's workers after cfuzz's own settings, so they
 win: `ASAN_OPTIONS=quarantine_size_mb=64` tries a smaller quarantine (AFL++ sets its own).
 
@@ -38,12 +46,15 @@ repository; cfuzz comes from --cfuzz-build or the repository's build/.
   python3 scripts/bench/soak.py --secs 180                 # a 3-minute check
   nice -n 10 python3 scripts/bench/soak.py                 # the hour
   nice -n 10 python3 scripts/bench/soak.py --fuzzer afl    # AFL++ on the same harness
+  nice -n 19 python3 scripts/bench/soak.py --secs 600 --workers 1            # one worker,
+  nice -n 19 python3 scripts/bench/soak.py --secs 600 --fuzzer libfuzzer     # and libFuzzer
   python3 scripts/bench/soak.py --secs 180 --table-only    # the table again, from soak.csv
 """
 import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -150,13 +161,13 @@ class Slots:
 class CfuzzRun:
     name = "cfuzz"
 
-    def __init__(self, cfuzz_build, binary, work, secs, seed):
+    def __init__(self, cfuzz_build, binary, work, secs, seed, workers=2):
         self.binary, self.work = binary, work
-        self.cmd = [cfuzz_build / "bin" / "cfuzz", "run", binary, "--cachedir", work / "cache", "-p", 2,
+        self.cmd = [cfuzz_build / "bin" / "cfuzz", "run", binary, "--cachedir", work / "cache", "-p", workers,
                     "--fuzztime", f"{secs}s", "--seed", seed, "--keepfuzzing", "--json"]
         self.env = {}
-        self.slot_names = ["coordinator", "worker 1", "worker 2"]
-        self.workers = Slots(2)
+        self.slot_names = ["coordinator"] + [f"worker {i + 1}" for i in range(workers)]
+        self.workers = Slots(workers)
         self.offset, self.partial = 0, b""
         self.last = self.prev = None  # progress events: the latest, and the one of the previous sample
         self.failures = 0
@@ -175,6 +186,10 @@ class CfuzzRun:
 
     def restarts(self):
         return self.workers.restarts
+
+    def exec_share(self, name):
+        """The share of the run's executions that the process `name` ran (None: it runs none)."""
+        return None if name == "coordinator" else 1 / (len(self.slot_names) - 1)
 
     def progress(self):
         """(execs, execs/s over the interval since the last sample, corpus)."""
@@ -202,6 +217,55 @@ class CfuzzRun:
             rate = self.last["execs"] / self.last["elapsed"]
         self.prev = self.last
         return self.last["execs"], rate, self.last["corpus"]
+
+
+class LibFuzzerRun:
+    """One libFuzzer process on the same harness: what ASan and the library keep in any
+    long-lived process, beside what a cfuzz worker keeps."""
+    name = "libFuzzer"
+
+    def __init__(self, binary, work, secs, seed):
+        self.binary, self.work = binary, work
+        (work / "corpus").mkdir(parents=True, exist_ok=True)
+        self.cmd = [binary, f"-max_total_time={secs}", f"-seed={seed}", "-timeout=10", work / "corpus"]
+        # cfuzz's workers get a 64 MiB quarantine (libfuzzdriver/sanitizer_env.cc): the same
+        # here, so that the two differ only in the driver. The user's options come after.
+        user = os.environ.get("ASAN_OPTIONS")
+        self.env = {"ASAN_OPTIONS": "quarantine_size_mb=64" + (":" + user if user else "")}
+        self.slot_names = ["libFuzzer"]
+        self.offset, self.partial = 0, b""
+        self.last = self.prev = None  # (execs, corpus, time): the latest status line, the previous sample's
+
+    start = CfuzzRun.start
+
+    def processes(self):
+        return [[self.proc.pid]]
+
+    def restarts(self):
+        return 0
+
+    def exec_share(self, name):
+        return 1
+
+    def progress(self):
+        """From libFuzzer's status lines: `#EXECS\tNEW cov: ... corp: N/SIZE ...`."""
+        with open(self.work / "stderr.txt", "rb") as f:
+            f.seek(self.offset)
+            data = self.partial + f.read()
+            self.offset = f.tell()
+        lines = data.split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            m = re.match(rb"#(\d+)\t.* corp: (\d+)/", line)
+            if m:
+                self.last = (int(m.group(1)), int(m.group(2)), time.monotonic())
+        if self.last is None:
+            return None, None, None
+        rate = None
+        if self.prev is not None and self.last[2] > self.prev[2]:
+            rate = (self.last[0] - self.prev[0]) / (self.last[2] - self.prev[2])
+        self.prev = self.last
+        return self.last[0], rate, self.last[1]
 
 
 class AflRun:
@@ -235,6 +299,9 @@ class AflRun:
 
     def restarts(self):
         return 0
+
+    def exec_share(self, name):
+        return None  # the fork server's children live for a while each: no one process's growth
 
     def progress(self):
         """Sums of the instances' last plot_data rows (written every 5 s)."""
@@ -342,6 +409,30 @@ def whole(run, samples):
     return found or samples
 
 
+def kept_per_execution(run, samples):
+    """Sentences on what each process kept per million of its executions after the first
+    minute (the coordinator's: per thousand corpus entries), which unlike a rate per minute
+    does not depend on the machine's load."""
+    lines = []
+    a, b = row_at(samples, 60), samples[-1]
+    if number(a["execs"]) is None or number(b["execs"]) is None:
+        return lines
+    for name in run.slot_names:
+        ra, rb = number(a[f"{name} rss_kb"]), number(b[f"{name} rss_kb"])
+        if ra is None or rb is None:
+            continue
+        share = run.exec_share(name)
+        if share is None and name == "coordinator" and number(b["corpus"]) and b["corpus"] > (a["corpus"] or 0):
+            entries = b["corpus"] - (a["corpus"] or 0)
+            lines.append(f"- {name}: {(rb - ra) / 1024:+.1f} MiB for {entries} more corpus entries "
+                         f"({(rb - ra) / entries:.1f} KiB an entry)")
+        elif share is not None and b["execs"] > a["execs"]:
+            execs = (b["execs"] - a["execs"]) * share
+            lines.append(f"- {name}: {(rb - ra) / 1024:+.1f} MiB over {execs / 1e6:.2f}M of its executions after "
+                         f"the first minute, {(rb - ra) / 1024 / (execs / 1e6):.1f} MiB per million")
+    return lines
+
+
 def verdicts(run, samples, secs):
     """Sentences on memory, descriptors, threads and speed."""
     lines = []
@@ -355,6 +446,7 @@ def verdicts(run, samples, secs):
             word = "flat" if abs(growth) < 0.05 else ("grew" if growth > 0 else "shrank")
             lines.append(f"- {name}: RSS {word} over the second half ({a / 1024:.0f} to {b / 1024:.0f} MiB, "
                          f"{growth:+.0%}); peak {max(number(s[f'{name} rss_kb']) or 0 for s in samples) / 1024:.0f} MiB")
+    lines += kept_per_execution(run, samples)
     after = [s for s in samples if s["t"] > 60]
     for key in ("fds", "threads"):
         for name in run.slot_names:
@@ -418,7 +510,10 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--secs", type=int, default=3600, help="how long to fuzz (default: %(default)s)")
     ap.add_argument("--interval", type=int, default=10, help="seconds between samples (default: %(default)s)")
-    ap.add_argument("--fuzzer", choices=["cfuzz", "afl"], default="cfuzz", help="whom to soak (default: %(default)s)")
+    ap.add_argument("--fuzzer", choices=["cfuzz", "libfuzzer", "afl"], default="cfuzz",
+                    help="whom to soak (default: %(default)s)")
+    ap.add_argument("--workers", type=int,
+                    help="cfuzz's workers (-p; default: 2); libFuzzer runs as one process, AFL++ as two")
     ap.add_argument("--seed", type=int, default=5000, help="the fuzzer's seed (default: %(default)s)")
     ap.add_argument("--dir", type=Path, default=Path(os.environ.get("CFUZZ_SOAK_DIR", "/var/tmp/cfuzz-soak")),
                     help="sources, builds and runs (default: $CFUZZ_SOAK_DIR or %(default)s)")
@@ -429,6 +524,9 @@ def parse_args(argv):
                     help="run nothing: make the table again from the soak.csv of the run's directory")
     args = ap.parse_args(argv)
     args.cfuzz_build = args.cfuzz_build.resolve()
+    if args.workers is not None and (args.fuzzer != "cfuzz" or args.workers < 1):
+        ap.error("--workers: cfuzz's, at least 1")
+    args.workers = args.workers or 2
     if not (args.cfuzz_build / "bin" / "cfuzz").exists():
         ap.error(f"no cfuzz in {args.cfuzz_build}/bin: build it, or give --cfuzz-build")
     return args
@@ -442,21 +540,25 @@ def main(argv=None):
                      env={"DEBIAN_FRONTEND": "noninteractive"})
     spec = realworld.LIBRARIES[LIBRARY]
     src = realworld.fetch(args.dir / "src", spec["package"])
-    variant = "cfuzz-asan" if args.fuzzer == "cfuzz" else "afl-asan"
+    variant = {"cfuzz": "cfuzz-asan", "libfuzzer": "libfuzzer-asan", "afl": "afl-asan"}[args.fuzzer]
     binary = realworld.build(LIBRARY, spec, src, args.dir / "build", args.cfuzz_build, which=(variant,))[variant]
     work = args.dir / "runs" / (args.name or f"{args.fuzzer}-{args.secs}s")
     if not args.table_only:
         fresh_dir(work)
     commit = realworld.cfuzz_commit(args.cfuzz_build)
     if args.fuzzer == "cfuzz":
-        run = CfuzzRun(args.cfuzz_build, binary, work, args.secs, args.seed)
+        run = CfuzzRun(args.cfuzz_build, binary, work, args.secs, args.seed, args.workers)
+    elif args.fuzzer == "libfuzzer":
+        run = LibFuzzerRun(binary, work, args.secs, args.seed)
     else:
         run = AflRun(binary, work, args.secs, args.seed)
     if args.table_only:
         samples = read_samples(work / "soak.csv")
         print(markdown(run, samples, min(args.secs, int(samples[-1]["t"])), f"{run.name}, {work}"), end="")
         return
-    header = (f"{run.name} on {LIBRARY} ({src.name}, fuzz/xml.c, ASan), 2 workers, {args.secs} s, sampled every "
+    processes = {"cfuzz": f"{args.workers} worker{'s' if args.workers > 1 else ''}", "libfuzzer": "1 process",
+                 "afl": "2 instances"}[args.fuzzer]
+    header = (f"{run.name} on {LIBRARY} ({src.name}, fuzz/xml.c, ASan), {processes}, {args.secs} s, sampled every "
               f"{args.interval} s; {os.cpu_count()} CPUs, started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
               + (f", cfuzz {commit}" if args.fuzzer == "cfuzz" else "")
               + (f", ASAN_OPTIONS={os.environ['ASAN_OPTIONS']}" if os.environ.get("ASAN_OPTIONS") else ""))
