@@ -745,9 +745,11 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
       return;
     case CallOutcome::Kind::Died:
     case CallOutcome::Kind::ProtocolError:
-      if (r.verdict() == CallOutcome::Verdict::Failed && shm.current().count != test_.types.size()) {
-        // No input in the current area: the worker died in its own code before the call's
-        // first execution (a failure it described, but of no input).
+      if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input && shm.current().count == 0) {
+        // No input was ever put in the current area (a fuzz test takes at least one value):
+        // the worker died in its own code before the call's first execution, a failure it
+        // described, but of no input. (A count the target wrote over is damage, replayed
+        // below like any other.)
         std::string what = r.failure.detail;
         lost_worker(w, "the worker failed before running an input" + (what.empty() ? "" : " (" + what + ")"));
       } else if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
