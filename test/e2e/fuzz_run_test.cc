@@ -288,6 +288,19 @@ TEST_F(FuzzRun, WorkersThatDieAtStartUpAreASetupErrorNotAPass) {
   }
 }
 
+TEST_F(FuzzRun, AMemorySanitizerBuildFindsAnUninitializedRead) {
+  // The workers of an MSan build run the baseline and fuzz (they died at their first call
+  // before the runtime handled MemorySanitizer); the uninitialized read is the failure.
+  fs::create_directories(dir / "cache/LLVMFuzzerTestOneInput");
+  write_file(dir / "cache/LLVMFuzzerTestOneInput/seed", "go test fuzz v1\n[]byte(\"Mx\")\n");
+  auto r = fuzz("crash_depths_msan", {"--fuzztime", "60s", "--parallel", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("MemorySanitizer: use-of-uninitialized-value"), std::string::npos) << r.all();
+  EXPECT_EQ(r.err.find("restarting it"), std::string::npos) << r.all();
+  fs::path saved = saved_input(r, "LLVMFuzzerTestOneInput");
+  EXPECT_NE(read_file(saved).find("[]byte(\"M"), std::string::npos) << read_file(saved);
+}
+
 TEST_F(FuzzRun, FailingSeedStopsTheRunAndIsNotRewritten) {
   write_file(dir / "testdata/fuzz/FuzzFailure/known_crasher", "go test fuzz v1\n[]byte(\"Xyz\")\n");
   auto r = fuzz("failure_kinds", {"--fuzztime", "30s"}, {"CFUZZ_TEST_FAILURE=fatal"});

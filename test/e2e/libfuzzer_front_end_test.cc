@@ -695,5 +695,25 @@ TEST(LibFuzzerFrontEnd, ACrashFoundWithADictionaryWordNamesItOnTheCrashLine) {
   }
 }
 
+TEST(LibFuzzerFrontEnd, AMemorySanitizerBuildFuzzesAndFindsAnUninitializedRead) {
+  // From the seed "Mx", fuzzing must get to "M0", "M1" or "M3" (a read of uninitialized
+  // heap memory): MemorySanitizer reports it, not the runtime's own reads of the input.
+  TempDir dir;
+  fs::create_directories(dir / "corpus");
+  write_file(dir / "corpus" / "seed", "Mx");
+  CommandResult r =
+      run({target("crash_depths_msan"), "-seed=1", "-max_total_time=60", "corpus"}, CommandOptions{.cwd = dir.str()});
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("WARNING: MemorySanitizer: use-of-uninitialized-value"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("crash_depths.cc"), std::string::npos) << r.err;  // in the harness, not the runtime
+  EXPECT_NE(r.err.find("#2\tINITED"), std::string::npos) << r.err;       // the seed ran first
+  std::string path = testcase_path(r.err);
+  ASSERT_FALSE(path.empty()) << r.err;
+  std::string unit = read_file(dir / path);
+  ASSERT_GE(unit.size(), 2u);
+  EXPECT_EQ(unit[0], 'M');
+  EXPECT_TRUE(unit[1] == '0' || unit[1] == '1' || unit[1] == '3') << unit;
+}
+
 }  // namespace
 }  // namespace cfuzz::test
