@@ -695,6 +695,30 @@ TEST(LibFuzzerFrontEnd, ACrashFoundWithADictionaryWordNamesItOnTheCrashLine) {
   }
 }
 
+TEST(LibFuzzerFrontEnd, TheRecommendedDictionaryIsReadBackByDict) {
+  // ClusterFuzz keeps the recommended dictionary and passes it back with -dict. Its words
+  // here are binary (the hash's and the input's integer comparisons): escaped \xNN, which
+  // -dict reads, where octal \NNN (clang 14's libFuzzer) is refused.
+  CommandResult first = fuzz_new_functions("new_functions_asan", {"-seed=1", "-runs=200000"});
+  std::istringstream in(first.err);
+  std::string dict;
+  int words = 0;
+  bool escaped = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!std::regex_match(line, std::regex(R"(^".*" # Uses: \d+$)"))) continue;
+    dict += line.substr(0, line.rfind(" # Uses:")) + "\n";
+    ++words;
+    escaped = escaped || line.find("\\x") != std::string::npos;
+  }
+  ASSERT_GT(words, 0) << first.err;
+  EXPECT_TRUE(escaped) << dict;
+  TempDir dir;
+  write_file(dir / "recommended.dict", dict);
+  CommandResult again = run({target("new_functions_asan"), "-runs=10", "-dict=" + (dir / "recommended.dict").string()});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("Dictionary: " + std::to_string(words) + " entries"), std::string::npos) << again.err;
+}
+
 TEST(LibFuzzerFrontEnd, AMemorySanitizerBuildFuzzesAndFindsAnUninitializedRead) {
   // From the seed "Mx", fuzzing must get to "M0", "M1" or "M3" (a read of uninitialized
   // heap memory): MemorySanitizer reports it, not the runtime's own reads of the input.
