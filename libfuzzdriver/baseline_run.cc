@@ -120,10 +120,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     const core::CorpusEntry& e = entries[failed];
     handle_input_failure(w, failure, e.values, as_seed(e));
   }
-  if (!lost.empty()) {
-    reporter_.warning("worker " + std::to_string(w.index()) + ": " + lost + "; restarting it");
-    w.kill();
-  }
+  if (!lost.empty()) lost_worker(w, lost);
   {
     MutexLock lock(mu_);
     for (std::size_t k = 0; k < features.size(); ++k) baseline_passed(job.batch[k], features[k]);

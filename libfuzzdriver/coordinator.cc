@@ -455,6 +455,7 @@ std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
 }
 
 void Coordinator::settle(std::uint64_t reserved, std::uint64_t used, bool shrinking) {
+  if (used != 0) ran_an_input_ = true;
   {
     MutexLock lock(mu_);
     scheduler_.settle(reserved, used);
@@ -501,7 +502,11 @@ bool Coordinator::start_worker(Worker& w) {
       return true;
     } catch (const std::exception& e) {
       if (attempt == 2) {
-        stop_with_error(e.what());
+        // One line: what went wrong, and the last line the worker wrote (Worker::start's
+        // message has all of its output, for the warnings above).
+        std::string why = e.what();
+        why = why.substr(0, why.find("; its output:"));
+        stop_with_error(worker_error(w, why));
         return false;
       }
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; retrying");
@@ -509,6 +514,39 @@ bool Coordinator::start_worker(Worker& w) {
     }
   }
   return false;
+}
+
+std::string Coordinator::worker_error(const Worker& w, const std::string& why) const {
+  // A sanitizer's SUMMARY line if the worker wrote one (what follows it is the runtime's
+  // own epilogue), else its last line: an assertion, the target's own complaint.
+  std::string out = w.output();
+  std::string last;
+  if (auto at = out.rfind("SUMMARY: "); at != std::string::npos && (at == 0 || out[at - 1] == '\n')) {
+    last = out.substr(at, out.find('\n', at) - at);
+  } else {
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    last = out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
+  }
+  if (last.size() > 300) last = last.substr(0, 300) + "...";
+  std::string text = target_.path + ": " + why;
+  if (!last.empty()) text += "; the worker said: " + last;
+  return text;
+}
+
+void Coordinator::lost_worker(Worker& w, const std::string& why) {
+  // Three deaths a worker, none of them after an input ran: the workers cannot run this
+  // target. (Deaths after inputs have run are a flaky target's, and the run goes on.)
+  bool give_up = false;
+  if (!ran_an_input_) {
+    MutexLock lock(mu_);
+    give_up = ++lost_before_any_input_ >= 3 * static_cast<std::uint64_t>(parallel_);
+  }
+  if (give_up) {
+    stop_with_error(worker_error(w, "the workers died before running any input (" + why + ")"));
+  } else {
+    reporter_.warning("worker " + std::to_string(w.index()) + ": " + why + "; restarting it");
+  }
+  w.kill();
 }
 
 void Coordinator::worker_main(std::size_t index) {
@@ -561,8 +599,7 @@ Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const c
     case CallOutcome::Verdict::NotTheInput: break;
   }
   // The worker died for some other reason (killed from outside).
-  reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
-  w.kill();
+  lost_worker(w, r.error);
   return OnceResult::Lost;
 }
 
@@ -679,18 +716,23 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
     case CallOutcome::Kind::Error:
       // A harness that breaks its contract would break every call: stop, saying why.
       if (r.error_code == rpc::kHarnessError) throw std::runtime_error(target_.path + ": " + r.error);
-      reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
-      w.kill();
+      lost_worker(w, r.error);
       return;
     case CallOutcome::Kind::Died:
     case CallOutcome::Kind::ProtocolError:
-      if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
+      if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input && shm.current().count == 0) {
+        // No input was ever put in the current area (a fuzz test takes at least one value):
+        // the worker died in its own code before the call's first execution, a failure it
+        // described, but of no input. (A count the target wrote over is damage, replayed
+        // below like any other.)
+        std::string what = r.failure.detail;
+        lost_worker(w, "the worker failed before running an input" + (what.empty() ? "" : " (" + what + ")"));
+      } else if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
         handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       } else if (r.verdict() == CallOutcome::Verdict::Failed) {
         replay_damaged_call(w, job, base, splice, r);
       } else {
-        reporter_.warning("worker " + std::to_string(w.index()) + ": " + r.error + "; restarting it");
-        w.kill();
+        lost_worker(w, r.error);
       }
       return;
   }

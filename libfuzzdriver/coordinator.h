@@ -101,6 +101,15 @@ class Coordinator {
   bool handle_input_failure(Worker& w, const core::FailureRecord& rec, const corpus::Entry& values,
                             const core::CorpusEntry* as_seed) CFUZZ_EXCLUDES(mu_);
   bool start_worker(Worker& w) CFUZZ_EXCLUDES(mu_);
+  // A worker that died or broke down for a reason that is no input's fault: said, and the
+  // worker restarted. While no input has run yet, the workers are failing to start (a
+  // target that dies in its own start-up, a runtime that cannot run under the target's
+  // sanitizer): after a few such deaths the run stops with an error instead of going on
+  // restarting them (and ending in PASS, as if fuzzed), as Go's fuzzer does.
+  void lost_worker(Worker& w, const std::string& why) CFUZZ_EXCLUDES(mu_);
+  // An error about the target's workers: the target's path, `why`, and the line of the
+  // worker's output that says most (a sanitizer's SUMMARY, else its last line).
+  std::string worker_error(const Worker& w, const std::string& why) const;
   void request_stop() CFUZZ_EXCLUDES(mu_);
   // A bug or an I/O error: the run stops, saying why.
   void stop_with_error(const std::string& why) CFUZZ_EXCLUDES(mu_);
@@ -171,6 +180,8 @@ class Coordinator {
   std::set<std::string> failure_signatures_ CFUZZ_GUARDED_BY(mu_);
   std::vector<FailureReport> failures_ CFUZZ_GUARDED_BY(mu_);
   std::string fatal_error_ CFUZZ_GUARDED_BY(mu_);
+  std::uint64_t lost_before_any_input_ CFUZZ_GUARDED_BY(mu_) = 0;  // lost_worker's count
+  std::atomic<bool> ran_an_input_{false};                          // an execution finished
 
   // The workers, one thread each. A worker's fuzz-call flag is its thread's to set; the
   // main thread reads it to add the executions of calls in flight to the progress line.

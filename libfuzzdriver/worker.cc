@@ -100,6 +100,7 @@ void Worker::start() {
   if (ping.kind != CallOutcome::Kind::Ok) {
     std::string why = ping.error;
     kill();
+    read_output(out_r_);  // all it wrote before it died
     throw std::runtime_error("worker for " + config_.test + " did not start (" + why + ")" + last_lines());
   }
   const rpc::PingResult& p = ping.result;

@@ -44,6 +44,9 @@ class CmpWords : public core::WordSource {
   void begin_chain() { used_count_ = 0; }
   // The words the current chain inserted (at most a few).
   std::vector<std::string> chain_words() const;
+  // The same without allocating, for a crash report: chain_word(0 .. chain_word_count()-1).
+  std::size_t chain_word_count() const { return used_count_; }
+  std::string_view chain_word(std::size_t i) const { return {used_[i].bytes, used_[i].len}; }
   // The input-to-state stage (AFL++'s REDQUEEN): rather than wait for random picks, try
   // every operand of the base input's comparisons where it occurs in the base input, once.
   // Each candidate is one replacement in one value of the base input.

@@ -4,6 +4,7 @@
 
 #include "core/input_area.h"
 #include "runtime/crash_handler.h"
+#include "runtime/memory_sanitizer.h"
 #include "runtime/registry.h"
 #include "runtime/stack_depth_feature.h"
 #include "runtime/stack_limit.h"
@@ -13,6 +14,8 @@ namespace fuzzer::cfuzz {
 // Every call of the fuzz function goes through this one small function, so that a crash
 // site can end the stack where the runtime begins (crash_handler.cc stops at its frame).
 __attribute__((noinline)) void call_fuzz_function(detail::FuzzFunction& fn, T& t, const detail::ArgView* args) {
+  MsanChecksWhileFuzzing checks;
+  msan_unpoison_params(3);
   fn.invoke(fn.fn, t, args);
   asm volatile("");  // keep the call a call, not a tail jump, so this frame exists
 }
@@ -23,13 +26,23 @@ Executor::Executor(detail::TestState& f)
       t_(&input_),
       stack_limit_kb_(stack_limit_kb_for(f.test_name() == kHarnessTestName)) {}
 
+// What the target's code reads of the runtime's memory: the argument views, the bytes they
+// point to, and T.
+void Executor::unpoison_for_msan(const detail::ArgView* args) {
+  msan_unpoison(args, fn_.types.size() * sizeof *args);
+  for (std::size_t i = 0; i < fn_.types.size(); ++i) msan_unpoison(args[i].data, args[i].size);
+  msan_unpoison(&t_, sizeof t_);
+}
+
 RunResult Executor::run(const detail::ArgView* args, std::string_view input_name, core::FailureRecord* failure) {
   input_.reset_for_input(input_name);
   bool in_domain = true;
   detail::running_input() = &input_;
   bool threw = false;
+  if (msan_linked()) unpoison_for_msan(args);
   try {
     if (fn_.decode != nullptr) {
+      msan_unpoison_params(3);
       in_domain = fn_.decode(fn_.fn, args, skip_out_of_domain_ ? nullptr : &out_of_domain_);
       if (after_decode_ != nullptr) after_decode_(after_decode_ctx_);
     }

@@ -45,6 +45,8 @@ class Executor {
   const detail::TestState& last_input() const { return input_; }
 
  private:
+  void unpoison_for_msan(const detail::ArgView* args);
+
   detail::FuzzFunction& fn_;
   detail::TestState input_;
   T t_;

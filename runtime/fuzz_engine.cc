@@ -239,6 +239,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   base_cmps_.clear();
   core::copy_input_area(shm_.base(), shm_.current());
   mutator_.begin_sequence();
+  words_.begin_chain();  // what a failure's report names: none for the base input
   cmp_table().set_probing(true);
   Step base_step = execute(&failure, &count, check, res);
   cmp_table().set_probing(false);
@@ -314,6 +315,7 @@ FuzzEngine::Step FuzzEngine::input_to_state_stage(const rpc::FuzzParams& p, cons
     res.input_to_state_next = i + 1;
     core::copy_input_area(shm_.base(), shm_.current());
     mutator_.begin_sequence();
+    words_.begin_chain();
     if (!replace(p, c.value, c.pos, c.old_len, c.bytes)) continue;
     CmpTable::Mark mark = cmp_table().mark();
     Step step = execute(failure, count, check, res);

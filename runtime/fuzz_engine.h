@@ -44,6 +44,8 @@ class FuzzEngine {
  public:
   // The mutations that made the current input (libFuzzer's "MS:" lines).
   const core::Mutator& mutator() const { return mutator_; }
+  // The words the current mutation chain used (the crash line's "DE:").
+  const CmpWords& words() const { return words_; }
   // `f` must hold the fuzz function; `shm` is a region of the layout, header validated.
   FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::ShmView shm);
 

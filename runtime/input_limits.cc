@@ -14,6 +14,7 @@
 #include "core/run_queue_wait.h"
 #include "core/shm_layout.h"
 #include "runtime/crash_handler.h"
+#include "runtime/memory_sanitizer.h"
 
 namespace fuzzer::cfuzz {
 
@@ -44,6 +45,7 @@ std::uint64_t resident_mb() {
 // `input_thread` runs the inputs: its run-queue wait is not counted against the timeout
 // (core/run_queue_wait.h), so a machine busier than its cores stretches the deadline.
 void watch(InputLimits limits, pid_t input_thread) {
+  msan_disable_interceptor_checks();  // the runtime's own thread (memory_sanitizer.h)
   g_watchdog_running.store(true);
   g_watchdog_running.notify_one();
   // A tenth of the timeout, so that a hang is caught within 10% of it; memory every 10 ms

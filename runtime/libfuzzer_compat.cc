@@ -6,6 +6,7 @@
 #include <span>
 
 #include "runtime/engine_namespace.h"
+#include "runtime/memory_sanitizer.h"
 #include "runtime/registry.h"
 
 extern "C" {
@@ -22,6 +23,7 @@ void libfuzzer_body(F& f) {
   f.fuzz([](T&, std::span<const std::uint8_t> data) {
     // libFuzzer's return value only asks it not to keep the input (-1); cfuzz keeps
     // inputs by coverage alone, so the value is ignored.
+    msan_unpoison_params(2);
     (void)LLVMFuzzerTestOneInput(data.data(), data.size());
   });
 }
@@ -30,7 +32,10 @@ void libfuzzer_body(F& f) {
 
 void register_libfuzzer_harness(int* argc, char*** argv) {
   if (LLVMFuzzerTestOneInput == nullptr) return;
-  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(argc, argv);
+  if (LLVMFuzzerInitialize != nullptr) {
+    msan_unpoison_params(2);
+    LLVMFuzzerInitialize(argc, argv);
+  }
   detail::register_test(kHarnessTestName, &libfuzzer_body, "libFuzzer harness", 0);
 }
 

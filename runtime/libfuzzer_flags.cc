@@ -74,6 +74,8 @@ constexpr LibFuzzerFlag kFlags[] = {
     flag("error_exitcode", &O::error_exitcode, 77, "Exit status when a failure is found."),
     flag("timeout_exitcode", &O::timeout_exitcode, 70, "Exit status when an input times out."),
     flag("verbosity", &O::verbosity, 1, "Verbosity level."),
+    flag("print_funcs", &O::print_funcs, 2,
+         "Print at most this many of the functions a new corpus input reaches first (NEW_FUNC lines)."),
     flag("help", &O::help, false, "If 1, print this help and exit."),
     flag("merge", &O::merge, false,
          "If 1, merge the units of the 2nd, 3rd... directories that add coverage into the 1st (crash-resistant, "
@@ -119,7 +121,6 @@ constexpr LibFuzzerFlag kFlags[] = {
     ignored("reduce_inputs", 1, "If 1, keep the smallest input that reaches a set of features."),
     ignored("report_slow_units", 10, "Report inputs slower than this many seconds."),
     ignored("print_pcs", 0, "If 1, print newly covered PCs."),
-    ignored("print_funcs", 2, "Print at most this many newly covered functions."),
     ignored("print_corpus_stats", 0, "If 1, print statistics on the corpus at exit."),
     ignored("print_coverage", 0, "If 1, print the covered code at exit."),
     ignored("print_full_coverage", 0, "If 1, print every branch's coverage at exit."),

@@ -36,6 +36,7 @@
 #include "runtime/libfuzzer_report.h"
 #include "runtime/libfuzzer_units.h"
 #include "runtime/malloc_limit.h"
+#include "runtime/new_functions.h"
 #include "runtime/private_region.h"
 #include "runtime/stack_depth_feature.h"
 #include "runtime/test_body.h"
@@ -117,6 +118,7 @@ class FrontEnd {
     types_ = f_->fuzz_function()->types;
     raw_ = types_.size() == 1 && (types_[0] == corpus::Type::Bytes || types_[0] == corpus::Type::String);
     print_modules();
+    new_functions_.emplace(static_cast<std::size_t>(std::max<std::int64_t>(o_.print_funcs, 0)));
 
     std::vector<fs::path> files, dirs;
     for (const auto& in : o_.inputs) {
@@ -217,6 +219,7 @@ class FrontEnd {
     master_seed_ = seed;
     rng_.reseed(seed, 0x5eed);
     initial_runs(units);
+    seeds_done_ = true;
     fuzz();
     say_status("DONE  ");
     print_recommended_dictionary();
@@ -380,7 +383,7 @@ class FrontEnd {
   }
 
   void run_initial(const corpus::Entry& entry, const std::string& name) {
-    set_libfuzzer_mutation_source(nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
+    set_libfuzzer_mutation_source(nullptr, nullptr, nullptr);  // a unit as it is: "MS: 0 ;"
     if (run_once(entry).status == rpc::Status::Skipped) return;
     keep_if_new(entry, name, false);
   }
@@ -401,6 +404,8 @@ class FrontEnd {
     std::string file_name = e.name;
     if (!corpus_.add(std::move(e))) return false;
     corpus_.set_features(corpus_.size() - 1, features);
+    // Before the NEW line, as libFuzzer prints them; the seeds' functions are only noted.
+    for (const auto& line : new_functions_->observe(shm_.snapshot(), n, !seeds_done_)) say(line);
     corpus_bytes_ += unit.size();
     if (write && !output_dir_.empty()) {
       write_unit(output_dir_ / file_name, unit);
@@ -553,21 +558,12 @@ class FrontEnd {
     return text;
   }
 
-  // A word as libFuzzer prints dictionary entries: printable bytes as they are, quotes and
-  // backslashes escaped, the rest as three octal digits ("\377").
+  // A word as libFuzzer prints dictionary entries (escape_libfuzzer_byte).
   static std::string escaped_word(const std::string& w) {
     std::string out;
     for (unsigned char ch : w) {
-      if (ch == '"' || ch == '\\') {
-        out += '\\';
-        out += static_cast<char>(ch);
-      } else if (ch >= 0x20 && ch < 0x7f) {
-        out += static_cast<char>(ch);
-      } else {
-        char oct[8];
-        std::snprintf(oct, sizeof oct, "\\%03o", ch);
-        out += oct;
-      }
+      char e[4];
+      out.append(e, escape_libfuzzer_byte(ch, e));
     }
     return out;
   }
@@ -587,7 +583,7 @@ class FrontEnd {
     std::string unit = raw_ ? raw_bytes(base) : corpus::encode(base);
     char hex[core::kSha1HexSize + 1];
     core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
-    set_libfuzzer_mutation_source(&engine_->mutator(), hex);
+    set_libfuzzer_mutation_source(&engine_->mutator(), &engine_->words(), hex);
   }
 
   // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
@@ -678,6 +674,8 @@ class FrontEnd {
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;
+  std::optional<NewFunctions> new_functions_;
+  bool seeds_done_ = false;  // NEW_FUNC lines from here on
   core::Corpus corpus_;
   core::Dictionary dictionary_;
   core::Pcg rng_;

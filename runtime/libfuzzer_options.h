@@ -36,6 +36,7 @@ struct LibFuzzerOptions {
   int error_exitcode = 0;
   int timeout_exitcode = 0;
   int verbosity = 0;
+  std::int64_t print_funcs = 0;  // NEW_FUNC lines per new unit (runtime/new_functions.h)
   bool help = false;
   bool merge = false;
   int merge_inner = 0;  // the inner process of a merge (libfuzzer_merge.h)

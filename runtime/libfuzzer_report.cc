@@ -23,6 +23,7 @@ core::ShmView g_shm(nullptr, core::ShmGeometry{});
 // The crash line's figures (set_libfuzzer_mutation_sequence).
 constexpr const char* kNoBaseUnit = "0000000000000000000000000000000000000000";
 const core::Mutator* g_mutator = nullptr;
+const CmpWords* g_words = nullptr;
 char g_base_unit[core::kSha1HexSize + 1] = "0000000000000000000000000000000000000000";
 bool g_reported = false;  // a failure found while reporting one is not reported again
 
@@ -169,23 +170,38 @@ void print_unit(int fd, const std::uint8_t* data, std::size_t size) {
   Line l;
   static const char kHex[] = "0123456789abcdef";
   for (std::size_t i = 0; i < size; ++i) {
+    // libFuzzer's "0x%x,": no leading zero ("0xa," for a newline).
     char b[5] = {'0', 'x', kHex[data[i] >> 4], kHex[data[i] & 15], ','};
-    l.add(std::string_view(b, 5));
+    if (data[i] < 16) {
+      l.add(std::string_view(b, 2)).add(std::string_view(b + 3, 2));
+    } else {
+      l.add(std::string_view(b, 5));
+    }
   }
   l.add("\n");
   for (std::size_t i = 0; i < size; ++i) {
-    char c = static_cast<char>(data[i]);
-    if (c == '\\' || c == '"') {
-      char e[2] = {'\\', c};
-      l.add(std::string_view(e, 2));
-    } else if (data[i] >= 32 && data[i] < 127) {
-      l.add(std::string_view(&c, 1));
-    } else {
-      char e[4] = {'\\', 'x', kHex[data[i] >> 4], kHex[data[i] & 15]};
-      l.add(std::string_view(e, 4));
-    }
+    char e[4];
+    l.add(std::string_view(e, escape_libfuzzer_byte(data[i], e)));
   }
   l.add("\n").write_to(fd);
+}
+
+std::size_t escape_libfuzzer_byte(std::uint8_t b, char out[4]) {
+  static const char kHex[] = "0123456789abcdef";
+  if (b == '\\' || b == '"') {
+    out[0] = '\\';
+    out[1] = static_cast<char>(b);
+    return 2;
+  }
+  if (b >= 32 && b < 127) {
+    out[0] = static_cast<char>(b);
+    return 1;
+  }
+  out[0] = '\\';
+  out[1] = 'x';
+  out[2] = kHex[b >> 4];
+  out[3] = kHex[b & 15];
+  return 4;
 }
 
 int report_libfuzzer_failure(const core::FailureRecord& r) {
@@ -230,7 +246,20 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   if (g_settings.save_artifacts) {
     char mutations[core::Mutator::kMaxSequence * 24 + 24] = "0 ";
     if (g_mutator != nullptr) g_mutator->describe_sequence(mutations, sizeof mutations);
-    l.add("MS: ").add(mutations).add("; base unit: ").add(g_base_unit).add("\n");
+    l.add("MS: ").add(mutations);
+    // The words the chain of mutations used, as on a NEW line: ` DE: "word"-`.
+    if (g_words != nullptr && g_words->chain_word_count() != 0) {
+      l.add(" DE: ");
+      for (std::size_t i = 0; i < g_words->chain_word_count(); ++i) {
+        l.add("\"");
+        for (char c : g_words->chain_word(i)) {
+          char e[4];
+          l.add(std::string_view(e, escape_libfuzzer_byte(static_cast<std::uint8_t>(c), e)));
+        }
+        l.add("\"-");
+      }
+    }
+    l.add("; base unit: ").add(g_base_unit).add("\n");
     l.write_to(fd);
     print_unit(fd, data, size);
   }
@@ -273,8 +302,9 @@ int report_libfuzzer_failure(const core::FailureRecord& r) {
   return status;
 }
 
-void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1) {
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const CmpWords* words, const char* base_sha1) {
   g_mutator = mutator;
+  g_words = words;
   core::failure_set(g_base_unit, base_sha1 != nullptr ? base_sha1 : kNoBaseUnit);
 }
 

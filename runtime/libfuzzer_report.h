@@ -21,6 +21,7 @@
 #include "core/failure_record.h"
 #include "core/mutator.h"
 #include "core/shm_layout.h"
+#include "runtime/cmp_words.h"
 #include "runtime/engine_namespace.h"
 
 namespace fuzzer::cfuzz {
@@ -53,11 +54,11 @@ inline constexpr int kReportedByAnotherExitCode = 72;
 // `shm`'s current area) is written as an artifact.
 void install_libfuzzer_report(const ArtifactSettings& settings, core::ShmView shm);
 
-// What the crash line "MS: N Name-...; base unit: <sha1>" says about the input being run:
-// the mutations `mutator` made since its sequence began, from the unit `base_sha1` (40
-// hex digits, copied), or (null, null) for a unit run as it is (a seed: "MS: 0 ; base
-// unit: 000...").
-void set_libfuzzer_mutation_source(const core::Mutator* mutator, const char* base_sha1);
+// What the crash line "MS: N Name-... DE: "word"-; base unit: <sha1>" says about the input
+// being run: the mutations `mutator` made since its sequence began and the words `words`
+// says the chain used, from the unit `base_sha1` (40 hex digits, copied), or (null, null,
+// null) for a unit run as it is (a seed: "MS: 0 ; base unit: 000...").
+void set_libfuzzer_mutation_source(const core::Mutator* mutator, const CmpWords* words, const char* base_sha1);
 
 // Reports a failure that did not end the process (a failed check, an exception the runtime
 // caught, a UBSan report that let the input go on); returns the exit status.
@@ -66,7 +67,13 @@ int report_libfuzzer_failure(const core::FailureRecord& r);
 // The bytes of a unit: the raw bytes of a []byte or string test, else v1 text.
 std::string unit_bytes(const core::InputAreaHeader& area, bool raw_unit);
 
-// The unit with libFuzzer's output spelling: "0x41,0x42," and the escaped text.
+// The unit with libFuzzer's output spelling: "0x41,0xa," and the escaped text.
 void print_unit(int fd, const std::uint8_t* data, std::size_t size);
+
+// One byte as libFuzzer prints units and dictionary words: printable ASCII as it is, `\\`
+// and `\"`, anything else `\xNN`. (clang 14's libFuzzer wrote octal `\NNN` there; later
+// ones write hex, which is also what their -dict parser reads back, and ClusterFuzz feeds
+// the recommended dictionary back as -dict.) Writes 1 to 4 chars to `out`; returns how many.
+std::size_t escape_libfuzzer_byte(std::uint8_t b, char out[4]);
 
 }  // namespace fuzzer::cfuzz

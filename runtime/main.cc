@@ -14,6 +14,7 @@
 #include "runtime/describe.h"
 #include "runtime/libfuzzer_front_end.h"
 #include "runtime/libfuzzer_options.h"
+#include "runtime/memory_sanitizer.h"
 #include "runtime/pc_table.h"
 #include "runtime/registry.h"
 #include "runtime/stack_depth_feature.h"
@@ -196,6 +197,7 @@ bool internal_mode(int argc, char** argv) {
 }  // namespace
 
 int cfuzz::runtime::target_main(int argc, char** argv) {
+  cfuzz::runtime::msan_disable_interceptor_checks();  // the runtime's code from here on
   cfuzz::runtime::register_stack_depth_counters();
   cfuzz::runtime::enable_value_profile_if_asked();  // last: the scan may leave it out
   cfuzz::runtime::register_libfuzzer_harness(&argc, &argv);

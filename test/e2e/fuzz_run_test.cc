@@ -272,6 +272,35 @@ TEST_F(FuzzRun, MalformedMessageFromAWorkerDoesNotKillTheCoordinator) {
   EXPECT_FALSE(fs::exists(dir / "testdata")) << "nothing is a failure here";
 }
 
+TEST_F(FuzzRun, WorkersThatDieAtStartUpAreASetupErrorNotAPass) {
+  // Aborting, or exiting with status 0, before answering: never PASS; exit 2 and one line
+  // that names the target and ends with what the worker last said.
+  for (const std::string how : {"abort", "exit0"}) {
+    SCOPED_TRACE(how);
+    auto r = fuzz("dies_as_worker", {"--fuzztime", "5s", "--parallel", "2"}, {"DIES_AS_WORKER=" + how});
+    EXPECT_EQ(r.exit_code, 2) << r.all();
+    EXPECT_EQ(r.out.find("PASS"), std::string::npos) << r.all();
+    std::string error = line_after(r.err, "cfuzz: ");
+    EXPECT_NE(error.find(target("dies_as_worker") + ": "), std::string::npos) << r.err;
+    EXPECT_NE(error.find("did not start"), std::string::npos) << r.err;
+    EXPECT_NE(error.find("dies_as_worker: cannot initialize the parser tables"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "testdata")) << "no input failed";
+  }
+}
+
+TEST_F(FuzzRun, AMemorySanitizerBuildFindsAnUninitializedRead) {
+  // The workers of an MSan build run the baseline and fuzz (they died at their first call
+  // before the runtime handled MemorySanitizer); the uninitialized read is the failure.
+  fs::create_directories(dir / "cache/LLVMFuzzerTestOneInput");
+  write_file(dir / "cache/LLVMFuzzerTestOneInput/seed", "go test fuzz v1\n[]byte(\"Mx\")\n");
+  auto r = fuzz("crash_depths_msan", {"--fuzztime", "60s", "--parallel", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("MemorySanitizer: use-of-uninitialized-value"), std::string::npos) << r.all();
+  EXPECT_EQ(r.err.find("restarting it"), std::string::npos) << r.all();
+  fs::path saved = saved_input(r, "LLVMFuzzerTestOneInput");
+  EXPECT_NE(read_file(saved).find("[]byte(\"M"), std::string::npos) << read_file(saved);
+}
+
 TEST_F(FuzzRun, FailingSeedStopsTheRunAndIsNotRewritten) {
   write_file(dir / "testdata/fuzz/FuzzFailure/known_crasher", "go test fuzz v1\n[]byte(\"Xyz\")\n");
   auto r = fuzz("failure_kinds", {"--fuzztime", "30s"}, {"CFUZZ_TEST_FAILURE=fatal"});

@@ -533,12 +533,14 @@ const std::vector<std::pair<std::string, std::regex>>& libfuzzer_line_kinds() {
       {"inited", std::regex(R"(^#\d+\tINITED cov: \d+ ft: \d+ corp: \d+/\d+b exec/s: \d+ rss: \d+Mb$)")},
       {"new", std::regex(R"(^#\d+\tNEW    cov: \d+ ft: \d+ corp: \d+/\d+b .*L: \d+/\d+ MS: \d+ ([A-Za-z]+-)+.*$)")},
       {"new with words", std::regex(R"(^#\d+\tNEW    .* MS: \d+ ([A-Za-z]+-)+ DE: (".*"-)+$)")},
+      {"new func", std::regex(R"(^\tNEW_FUNC\[\d+/\d+\]: 0x[0-9a-f]+ in .+$)")},
       {"pulse", std::regex(R"(^#(\d+)\tpulse  cov: .*$)")},
       {"done", std::regex(R"(^#\d+\tDONE   cov: \d+ ft: \d+ corp: .*$)")},
       {"recommended dictionary", std::regex(R"(^###### Recommended dictionary\. ######$)")},
       {"recommended word", std::regex(R"(^".*" # Uses: \d+$)")},
       {"done runs", std::regex(R"(^Done \d+ runs in \d+ second\(s\)$)")},
       {"crash ms", std::regex(R"(^MS: \d+ .*; base unit: [0-9a-f]{40}$)")},
+      {"crash unit", std::regex(R"(^(0x([0-9a-f]|[1-9a-f][0-9a-f]),)+$)")},  // "0x%x,": no leading zero
       {"artifact", std::regex(R"(^artifact_prefix='\./'; Test unit written to \./crash-[0-9a-f]{40}$)")},
       {"base64", std::regex(R"(^Base64: [A-Za-z0-9+/=]*$)")},
   };
@@ -617,6 +619,124 @@ TEST(LibFuzzerFrontEnd, AFuzzingRunWithADictionaryPrintsLibFuzzersLines) {
 TEST(LibFuzzerFrontEnd, ACrashPrintsLibFuzzersLines) {
   // Found while fuzzing, from a seed one step away, written where libFuzzer writes by default.
   expect_same_line_kinds({"-seed=1", "-dict=words.dict", "-max_total_time=60"}, {"CRSH"}, {"modules", "pc tables"});
+}
+
+// The NEW_FUNC lines of a run (-print_funcs), and each one's text after its address.
+std::vector<std::string> new_function_lines(const std::string& log) {
+  static const std::regex re(R"(^\tNEW_FUNC\[\d+/\d+\]: 0x[0-9a-f]+( .*)?$)");
+  std::vector<std::string> lines;
+  std::istringstream in(log);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, m, re)) lines.push_back(m[1]);
+  }
+  return lines;
+}
+
+// Fuzzes new_functions.cc's harness from the seed "ab" in a fresh directory.
+CommandResult fuzz_new_functions(const std::string& binary, std::vector<std::string> args) {
+  TempDir dir;
+  fs::create_directories(dir / "corpus");
+  write_file(dir / "corpus" / "seed", "ab");
+  write_file(dir / "words.dict", "w=\"MAGIC\\x0aWD\"\n");
+  std::vector<std::string> argv = {target(binary)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back("corpus");
+  return run(argv, CommandOptions{.cwd = dir.str()});
+}
+
+TEST(LibFuzzerFrontEnd, AFunctionFirstReachedWhileFuzzingGetsLibFuzzersNewFuncLine) {
+  // reached_by_mutation() is reached only by mutated inputs: one NEW_FUNC line names it,
+  // symbolized (AddressSanitizer's symbolizer) as libFuzzer's build names it.
+  CommandResult ours = fuzz_new_functions("new_functions_asan", {"-seed=1", "-runs=200000"});
+  std::vector<std::string> lines = new_function_lines(ours.err);
+  ASSERT_FALSE(lines.empty()) << ours.err;
+  EXPECT_EQ(lines.size(), 1u) << ours.err;  // the seeds' functions are not announced
+  EXPECT_NE(lines[0].find(" in (anonymous namespace)::reached_by_mutation(unsigned char const*, unsigned long) "),
+            std::string::npos)
+      << lines[0];
+  EXPECT_TRUE(std::regex_search(lines[0], std::regex(R"(/new_functions\.cc:\d+$)"))) << lines[0];
+  // Printed before the NEW line of the input that reached it, as libFuzzer prints it.
+  EXPECT_TRUE(std::regex_search(ours.err, std::regex("\tNEW_FUNC\\[1/1\\]: [^\n]*\n#\\d+\tNEW    "))) << ours.err;
+  std::string libfuzzer = target("new_functions_libfuzzer");
+  if (fs::exists(libfuzzer)) {
+    CommandResult theirs = fuzz_new_functions("new_functions_libfuzzer", {"-seed=1", "-runs=200000"});
+    EXPECT_EQ(new_function_lines(theirs.err), lines) << theirs.err;
+  }
+  // Built without -fsanitize: clang still links its UBSan runtime into a coverage build, and
+  // its symbolizer names the function too (as in a plain -fsanitize=fuzzer build).
+  CommandResult plain = fuzz_new_functions("new_functions_plain", {"-seed=1", "-runs=200000"});
+  EXPECT_EQ(new_function_lines(plain.err), lines) << plain.err;
+  // -print_funcs=0: none.
+  CommandResult none = fuzz_new_functions("new_functions_asan", {"-seed=1", "-runs=200000", "-print_funcs=0"});
+  EXPECT_TRUE(new_function_lines(none.err).empty()) << none.err;
+  EXPECT_NE(none.err.find("#200000\tDONE"), std::string::npos) << none.err;
+}
+
+TEST(LibFuzzerFrontEnd, ACrashFoundWithADictionaryWordNamesItOnTheCrashLine) {
+  // The crash needs a word that only the dictionary holds, "MAGIC\nWD": the crash line says
+  // which mutations and which word made the input ("MS: 1 ManualDict- DE: \"MAGIC\x0aWD\"-;
+  // base unit: ..."), and the next line is the unit as libFuzzer prints it ("0x%x,": the
+  // newline is 0xa).
+  for (const std::string binary : {"new_functions_asan", "new_functions_libfuzzer"}) {
+    if (!fs::exists(target(binary))) continue;
+    SCOPED_TRACE(binary);
+    CommandResult r = fuzz_new_functions(binary, {"-seed=1", "-dict=words.dict", "-max_total_time=120"});
+    ASSERT_NE(r.exit_code, 0) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        r.err, m, std::regex(R"(\nMS: \d+ ([A-Za-z]+-)+ DE: ("[^\n]*"-)+; base unit: [0-9a-f]{40}\n([^\n]*)\n)")))
+        << r.err;
+    // cfuzz escapes as later libFuzzers do; clang 14's libFuzzer wrote octal.
+    std::string word = binary == "new_functions_asan" ? R"("MAGIC\x0aWD"-)" : R"("MAGIC\012WD"-)";
+    EXPECT_NE(m.str(0).find(word), std::string::npos) << m.str(0);
+    EXPECT_TRUE(std::regex_match(m.str(3), std::regex(R"((0x([0-9a-f]|[1-9a-f][0-9a-f]),)+)"))) << m.str(3);
+    EXPECT_NE(m.str(3).find("0x4d,0x41,0x47,0x49,0x43,0xa,0x57,0x44,"), std::string::npos) << m.str(3);
+  }
+}
+
+TEST(LibFuzzerFrontEnd, TheRecommendedDictionaryIsReadBackByDict) {
+  // ClusterFuzz keeps the recommended dictionary and passes it back with -dict. Its words
+  // here are binary (the hash's and the input's integer comparisons): escaped \xNN, which
+  // -dict reads, where octal \NNN (clang 14's libFuzzer) is refused.
+  CommandResult first = fuzz_new_functions("new_functions_asan", {"-seed=1", "-runs=200000"});
+  std::istringstream in(first.err);
+  std::string dict;
+  int words = 0;
+  bool escaped = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!std::regex_match(line, std::regex(R"(^".*" # Uses: \d+$)"))) continue;
+    dict += line.substr(0, line.rfind(" # Uses:")) + "\n";
+    ++words;
+    escaped = escaped || line.find("\\x") != std::string::npos;
+  }
+  ASSERT_GT(words, 0) << first.err;
+  EXPECT_TRUE(escaped) << dict;
+  TempDir dir;
+  write_file(dir / "recommended.dict", dict);
+  CommandResult again = run({target("new_functions_asan"), "-runs=10", "-dict=" + (dir / "recommended.dict").string()});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("Dictionary: " + std::to_string(words) + " entries"), std::string::npos) << again.err;
+}
+
+TEST(LibFuzzerFrontEnd, AMemorySanitizerBuildFuzzesAndFindsAnUninitializedRead) {
+  // From the seed "Mx", fuzzing must get to "M0", "M1" or "M3" (a read of uninitialized
+  // heap memory): MemorySanitizer reports it, not the runtime's own reads of the input.
+  TempDir dir;
+  fs::create_directories(dir / "corpus");
+  write_file(dir / "corpus" / "seed", "Mx");
+  CommandResult r =
+      run({target("crash_depths_msan"), "-seed=1", "-max_total_time=60", "corpus"}, CommandOptions{.cwd = dir.str()});
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("WARNING: MemorySanitizer: use-of-uninitialized-value"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("crash_depths.cc"), std::string::npos) << r.err;  // in the harness, not the runtime
+  EXPECT_NE(r.err.find("#2\tINITED"), std::string::npos) << r.err;       // the seed ran first
+  std::string path = testcase_path(r.err);
+  ASSERT_FALSE(path.empty()) << r.err;
+  std::string unit = read_file(dir / path);
+  ASSERT_GE(unit.size(), 2u);
+  EXPECT_EQ(unit[0], 'M');
+  EXPECT_TRUE(unit[1] == '0' || unit[1] == '1' || unit[1] == '3') << unit;
 }
 
 }  // namespace

@@ -80,6 +80,10 @@ CRASH_LINES = [
     (re.compile(r'.*ERROR: AddressSanitizer: (SEGV|access-violation) on unknown address'), lambda m: 'UNKNOWN'),
     (re.compile(r'.*ERROR: AddressSanitizer: ([^ ]+) on (unknown address |address |)0x'),
      lambda m: m.group(1).capitalize()),
+    # MSAN_TSAN_REGEX, on the report's first line ("==1==WARNING: MemorySanitizer:
+    # use-of-uninitialized-value"), not on its SUMMARY line, which starts no new crash.
+    (re.compile(r'.*WARNING: (ThreadSanitizer|MemorySanitizer):\s+(?!ABRT|SEGV|SIGSEGV)([^(:]+)'),
+     lambda m: m.group(2).strip().capitalize()),
     (re.compile(r'(.*): runtime error: (.*)'), lambda m: ubsan_type(m.group(2))),
     (re.compile(r'.*ERROR:\s*libFuzzer:\s*deadly signal'), lambda m: 'Fatal-signal'),
 ]

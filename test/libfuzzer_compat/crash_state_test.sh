@@ -3,8 +3,8 @@
 # build: the same crash type and crash state (cluster_fuzz_crash_state.py applies its
 # rules), and the same user frames in DEDUP_TOKEN. One harness (test/targets/crash_depths.cc)
 # built both ways, a bug in the harness itself, one and three functions below it, under
-# AddressSanitizer and UndefinedBehaviorSanitizer; the cfuzz build's crash as its libFuzzer
-# front end reports it (`./target FILE`) and as a `cfuzz run` worker does.
+# AddressSanitizer, UndefinedBehaviorSanitizer and MemorySanitizer; the cfuzz build's crash
+# as its libFuzzer front end reports it (`./target FILE`) and as a `cfuzz run` worker does.
 # usage: crash_state_test.sh CHECKER CFUZZ TARGETS_DIR
 set -u
 checker=$1 cfuzz=$2 targets=$3
@@ -13,15 +13,15 @@ trap 'rm -rf "$work"' EXIT
 # As ClusterFuzz runs a target.
 export ASAN_OPTIONS=dedup_token_length=3:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:dedup_token_length=3:symbolize=1
+export MSAN_OPTIONS=dedup_token_length=3:symbolize=1
 failed=0
 
 state_of() {  # LOG -> the checker's answer
   python3 "$checker" "$1"
 }
 
-for san in asan ubsan; do
-  letter=A
-  [ "$san" = ubsan ] && letter=U
+for san in asan ubsan msan; do
+  case $san in asan) letter=A ;; ubsan) letter=U ;; msan) letter=M ;; esac
   for depth in 0 1 3; do
     name="$letter$depth"
     printf '%s' "$name" > "$work/$name"
@@ -36,7 +36,9 @@ for san in asan ubsan; do
     # The state starts at the bug (the harness's own frame is named after its file), so
     # the comparison below cannot pass on an empty or unparsed log.
     top=crash_depths.cc
-    [ "$depth" != 0 ] && top=$([ "$san" = asan ] && echo overflow_heap || echo overflow_int)
+    if [ "$depth" != 0 ]; then
+      case $san in asan) top=overflow_heap ;; ubsan) top=overflow_int ;; msan) top=read_uninitialized ;; esac
+    fi
     if [ "$(sed -n 2p <<< "$want")" != "$top" ]; then
       echo "FAIL $san $name: no state from the libFuzzer build:"; echo "$want"; failed=1; continue
     fi
