@@ -69,6 +69,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--value-profile", opts->value_profile,
                 "Keep inputs that bring a comparison with a constant nearer to equal, as libFuzzer's "
                 "-use_value_profile=1: finds exact lengths, counts and sums, at some cost in speed");
+  sub->add_flag("--seeds-only", opts->seeds_only,
+                "Run the corpus once as regression tests (the seeds, testdata/ and the cache) and stop without "
+                "fuzzing, as the target run alone does, but in workers and with --junit and --sarif reports; "
+                "no --fuzztime needed for several tests");
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");

@@ -105,7 +105,7 @@ FuzzRounds::State run_slice(const RunOptions& options, FuzzTestResult& test, con
   test.time += Clock::now() - started;
   Reporter::Record record = c->record();
   test.failures.insert(test.failures.end(), record.failures.begin(), record.failures.end());
-  if (record.done && !seeds_only) {
+  if (record.done && (!seeds_only || options.seeds_only)) {  // a --seeds-only run's one slice is the whole
     test.finished = true;
     test.execs += record.done->execs;
     test.new_interesting += record.done->new_interesting;
@@ -157,7 +157,7 @@ void run_rounds(const RunOptions& options, std::vector<FuzzTestResult>& tests, s
 }
 
 int run_several(const RunOptions& options) {
-  if (options.fuzztime.unlimited()) {
+  if (options.fuzztime.unlimited() && !options.seeds_only) {
     throw std::runtime_error(
         "fuzzing several fuzz tests needs --fuzztime, the budget they share (e.g. --fuzztime 10m)");
   }
@@ -173,7 +173,7 @@ int run_several(const RunOptions& options) {
   std::vector<FuzzTestResult> tests = resolve_tests(options, reporter);
   std::vector<FuzzRounds::State> states;
   for (const auto& t : tests) states.push_back(t.error.empty() ? FuzzRounds::State::Growing : FuzzRounds::State::Ended);
-  if (run_seeds(options, tests, states, started)) run_rounds(options, tests, states, started);
+  if (run_seeds(options, tests, states, started) && !options.seeds_only) run_rounds(options, tests, states, started);
   print_summary(stdout, options.json, tests, Clock::now() - started);
   bool errors = false, failed = false;
   for (const auto& t : tests) {

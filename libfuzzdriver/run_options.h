@@ -42,11 +42,12 @@ struct RunOptions {
   std::string junit;                                     // --junit: the run's result as JUnit XML to this file
   std::string sarif;                                     // --sarif: the run's failures as SARIF 2.1.0 to this file
   bool verbose = false;
-  // Set by multi_run.h for its slices: `slice`: the reporter names the test in JSON events
-  // and leaves the verdict to the summary; `seeds_only`: stop when the baseline has run (the
-  // corpus as a regression test), before fuzzing.
-  bool slice = false;
+  // --seeds-only, and multi_run.h's first slice of each test: stop when the baseline has run
+  // (the corpus as a regression test), before fuzzing.
   bool seeds_only = false;
+  // Set by multi_run.h for its slices: the reporter names the test in JSON events and leaves
+  // the verdict to the summary.
+  bool slice = false;
   std::vector<std::string> dictionaries;  // --dict files
 };
 

@@ -171,6 +171,39 @@ TEST(MultiRun, EverySeedCorpusRunsBeforeFuzzingAndAFailingSeedIsATestCaseOfItsOw
   EXPECT_TRUE(children_named(cases["FuzzCount"], "failure").empty());
 }
 
+// --seeds-only: the corpus as regression tests, in workers, with the CI's reports, and no
+// fuzzing; for one test or several, with no --fuzztime.
+TEST(MultiRun, SeedsOnlyRunsTheCorpusOnceAndReportsAFailingSeedWithoutFuzzing) {
+  TempDir dir;
+  write_file(dir / "testdata/fuzz/FuzzTwoBugs/planted", "go test fuzz v1\n[]byte(\"Hxyz\")\n");
+  fs::path junit = dir / "cfuzz.xml", sarif = dir / "cfuzz.sarif";
+  auto one = run({cfuzz(), "run", target("two_bugs_asan"), "--seeds-only", "--cachedir", (dir / "cache").string(),
+                  "--junit", junit.string(), "--sarif", sarif.string()},
+                 {.cwd = dir.str()});
+  ASSERT_EQ(one.exit_code, 1) << one.all();
+  EXPECT_EQ(one.out.find("now fuzzing"), std::string::npos) << one.out;
+  EXPECT_EQ(junit_schema_violations(junit), "");
+  EXPECT_EQ(sarif_schema_violations(sarif), "");
+  auto cases = test_cases(read_xml(junit));
+  ASSERT_EQ(cases.count("FuzzTwoBugs/planted"), 1u) << read_file(junit);
+  EXPECT_EQ(children_named(cases["FuzzTwoBugs/planted"], "failure").size(), 1u);
+  json log = json::parse(read_file(sarif));
+  EXPECT_EQ(log["runs"][0]["results"].size(), 1u) << log.dump(1);
+
+  // Two targets, four tests, no budget: every seed corpus runs once and all pass.
+  fs::remove_all(dir / "testdata");
+  auto several = run({cfuzz(), "run", target("exec_counter"), target("typed_domains"), "--seeds-only", "--json",
+                      "--cachedir", (dir / "cache2").string(), "--junit", junit.string()},
+                     {.cwd = dir.str()});
+  ASSERT_EQ(several.exit_code, 0) << several.all();
+  std::vector<json> events = json_lines(several.out);
+  for (const auto& e : events) EXPECT_NE(e.value("event", ""), "fuzzing") << e.dump();
+  auto results = results_by_test(events);
+  EXPECT_EQ(results.size(), 4u) << several.out;
+  for (const auto& [name, result] : results) EXPECT_EQ(result["result"], "pass") << name;
+  EXPECT_EQ(test_cases(read_xml(junit)).size(), 4u) << read_file(junit);
+}
+
 TEST(MultiRun, OneTargetWithSeveralTestsNeedsAllOrAPatternMatchingThem) {
   TempDir dir;
   auto alone =
