@@ -158,6 +158,22 @@ class Slots:
 
 # ---------------------------------------------------------------- the fuzzers
 
+class NewLines:
+    """The complete lines a growing log file has gained since the last call."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.partial = path, 0, b""
+
+    def new_lines(self):
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = self.partial + f.read()
+            self.offset = f.tell()
+        lines = data.split(b"\n")
+        self.partial = lines.pop()
+        return lines
+
+
 class CfuzzRun:
     name = "cfuzz"
 
@@ -168,7 +184,7 @@ class CfuzzRun:
         self.env = {}
         self.slot_names = ["coordinator"] + [f"worker {i + 1}" for i in range(workers)]
         self.workers = Slots(workers)
-        self.offset, self.partial = 0, b""
+        self.tail = NewLines(work / "stdout.txt")  # its --json lines
         self.last = self.prev = None  # progress events: the latest, and the one of the previous sample
         self.failures = 0
 
@@ -193,12 +209,7 @@ class CfuzzRun:
 
     def progress(self):
         """(execs, execs/s over the interval since the last sample, corpus)."""
-        with open(self.work / "stdout.txt", "rb") as f:
-            f.seek(self.offset)
-            data = self.partial + f.read()
-            self.offset = f.tell()
-        lines = data.split(b"\n")
-        self.partial = lines.pop()
+        lines = self.tail.new_lines()
         for line in lines:
             try:
                 e = json.loads(line)
@@ -233,7 +244,7 @@ class LibFuzzerRun:
         user = os.environ.get("ASAN_OPTIONS")
         self.env = {"ASAN_OPTIONS": "quarantine_size_mb=64" + (":" + user if user else "")}
         self.slot_names = ["libFuzzer"]
-        self.offset, self.partial = 0, b""
+        self.tail = NewLines(work / "stderr.txt")  # its status lines
         self.last = self.prev = None  # (execs, corpus, time): the latest status line, the previous sample's
 
     start = CfuzzRun.start
@@ -249,12 +260,7 @@ class LibFuzzerRun:
 
     def progress(self):
         """From libFuzzer's status lines: `#EXECS\tNEW cov: ... corp: N/SIZE ...`."""
-        with open(self.work / "stderr.txt", "rb") as f:
-            f.seek(self.offset)
-            data = self.partial + f.read()
-            self.offset = f.tell()
-        lines = data.split(b"\n")
-        self.partial = lines.pop()
+        lines = self.tail.new_lines()
         for line in lines:
             m = re.match(rb"#(\d+)\t.* corp: (\d+)/", line)
             if m:

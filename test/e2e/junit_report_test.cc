@@ -32,14 +32,6 @@ json the_test_case(const json& doc) {
   return doc["children"][0]["children"][0];
 }
 
-std::vector<json> children_named(const json& e, const std::string& tag) {
-  std::vector<json> out;
-  for (const auto& c : e["children"]) {
-    if (c["tag"] == tag) out.push_back(c);
-  }
-  return out;
-}
-
 TEST(JUnitReport, AFailureCarriesItsMessageReproducerAndRerunCommand) {
   TempDir dir;
   fs::path report = dir / "reports/junit.xml";

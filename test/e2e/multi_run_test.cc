@@ -56,14 +56,6 @@ std::map<std::string, json> test_cases(const json& doc, std::map<std::string, st
   return cases;
 }
 
-std::vector<json> children_named(const json& e, const std::string& tag) {
-  std::vector<json> out;
-  for (const auto& c : e["children"]) {
-    if (c["tag"] == tag) out.push_back(c);
-  }
-  return out;
-}
-
 TEST(MultiRun, EveryFuzzTestOfTwoTargetsIsFuzzedAndAPlantedBugIsInJUnitAndSarifWithItsReproducer) {
   // two_bugs_asan: one test with a shallow overflow; typed_domains: three tests that pass.
   // (The figure is a 60 s budget; 20 s shows the same, docs/cli.md has the long run.)

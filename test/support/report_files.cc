@@ -38,4 +38,12 @@ std::string sarif_schema_violations(const fs::path& file) {
   return schema_violations("sarif-2.1.0-subset.schema.json", file);
 }
 
+std::vector<nlohmann::json> children_named(const nlohmann::json& element, const std::string& tag) {
+  std::vector<nlohmann::json> out;
+  for (const auto& c : element["children"]) {
+    if (c["tag"] == tag) out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace cfuzz::test

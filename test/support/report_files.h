@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,9 @@ namespace cfuzz::test {
 // The XML file as JSON: {"tag", "attrib", "text", "children"} per element (the test fails
 // if it is not well-formed XML).
 nlohmann::json read_xml(const std::filesystem::path& file);
+
+// The child elements of `element` (as read_xml gives it) with the tag `tag`, in order.
+std::vector<nlohmann::json> children_named(const nlohmann::json& element, const std::string& tag);
 
 // What the schemas find wrong with the file: empty if it conforms.
 std::string junit_schema_violations(const std::filesystem::path& file);
