@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -90,37 +91,12 @@ std::vector<UnitRecord> list_by_size(const fs::path& dir) {
   return units;
 }
 
-}  // namespace
-
-int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
-  std::vector<std::string> dirs;
-  for (const auto& in : o.inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(in, ec)) {
-      say("ERROR: " + in + ": -merge=1 takes corpus directories");
-      return 1;
-    }
-    dirs.push_back(in);
-  }
-  if (dirs.size() < 2) {
-    say("INFO: Merge requires two or more corpus dirs");
-    return 0;
-  }
-  std::vector<UnitRecord> old_units = list_by_size(dirs[0]), new_units;
-  for (std::size_t d = 1; d < dirs.size(); ++d) {
-    auto more = list_by_size(dirs[d]);
-    new_units.insert(new_units.end(), more.begin(), more.end());
-  }
-  std::string cf_path = o.merge_control_file;
-  bool temporary = cf_path.empty();
-  if (temporary) {
-    const char* tmp = std::getenv("TMPDIR");
-    cf_path = std::string(tmp != nullptr ? tmp : "/tmp") + "/libFuzzerTemp.Merge" + std::to_string(getpid()) + ".txt";
-  }
-
-  // What an earlier merge with this control file already ran.
-  std::vector<UnitRecord> known;
-  std::size_t attempts = 0;
+// Reads what an earlier merge with this control file already ran (`known`, whose units
+// need not run again, or how many `attempts` a merge cut short still needs), else writes a
+// new control file of the units to run. An exit code when the merge ends here.
+std::optional<int> prepare_control_file(const std::string& cf_path, const std::vector<UnitRecord>& old_units,
+                                        const std::vector<UnitRecord>& new_units, std::vector<UnitRecord>* known,
+                                        std::size_t* attempts) {
   ControlFile cf;
   std::error_code ec;
   if (fs::exists(cf_path, ec) && fs::file_size(cf_path, ec) > 0) {
@@ -138,17 +114,17 @@ int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
           return 0;
         }
         say("MERGE-OUTER: starting merge from scratch, but reusing coverage information from the given control file");
-        known = cf.units;
+        *known = cf.units;
       } else {
-        attempts = cf.units.size() - cf.started;  // resume where it stopped
+        *attempts = cf.units.size() - cf.started;  // resume where it stopped
       }
     } else {
       say("MERGE-OUTER: bad control file, will overwrite it");
     }
   }
-  if (attempts == 0) {
+  if (*attempts == 0) {
     std::set<std::string> known_paths;
-    for (const auto& k : known) known_paths.insert(k.path);
+    for (const auto& k : *known) known_paths.insert(k.path);
     std::vector<UnitRecord> todo;
     std::size_t first = 0;
     for (const auto& u : old_units) {
@@ -161,33 +137,22 @@ int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
       if (!known_paths.count(u.path)) todo.push_back(u);
     }
     say("MERGE-OUTER: " + std::to_string(old_units.size() + new_units.size()) + " files, " +
-        std::to_string(old_units.size()) + " in the initial corpus, " + std::to_string(known.size()) +
+        std::to_string(old_units.size()) + " in the initial corpus, " + std::to_string(known->size()) +
         " processed earlier");
     if (!write_control_file(cf_path, todo, first)) {
       say("MERGE-OUTER: failed to write to the control file: " + cf_path);
       return 1;
     }
-    attempts = todo.size();
+    *attempts = todo.size();
   }
 
-  std::vector<std::string> inner = own_command(argc, argv, {"-merge", "-merge_control_file", "-merge_inner"},
-                                               {"-merge_control_file=" + cf_path, "-merge_inner=1"});
-  for (std::size_t attempt = 1; attempt <= attempts; ++attempt) {
-    say("MERGE-OUTER: attempt " + std::to_string(attempt));
-    if (run_child(inner, ChildOutput::Inherit).exit_code == 0) {
-      say("MERGE-OUTER: successful in " + std::to_string(attempt) + " attempt(s)");
-      break;
-    }
-  }
-  say("MERGE-OUTER: the control file has " + std::to_string(fs::file_size(cf_path, ec)) + " bytes");
-  ControlFile done;
-  if (!parse_control_file(cf_path, &done)) {
-    say("MERGE: failed to parse the control file (unexpected error)");
-    return 1;
-  }
+  return std::nullopt;
+}
 
-  // Greedy: the first corpus's features first, then new units, smallest first (more
-  // features first among equals), each taken if it adds a feature.
+// Greedy: the first corpus's features first, then new units, smallest first (more features
+// first among equals), each written to `dir` if it adds a feature. Says what was added.
+void add_new_units(const ControlFile& done, const std::vector<UnitRecord>& known, const std::string& dir,
+                   std::int64_t max_len) {
   std::unordered_set<std::uint32_t> features, initial_cov;
   std::vector<const UnitRecord*> candidates;
   for (std::size_t i = 0; i < done.units.size(); ++i) {
@@ -217,16 +182,68 @@ int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
     }
     std::ifstream in(u->path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (o.max_len > 0 && bytes.size() > static_cast<std::size_t>(o.max_len))
-      bytes.resize(static_cast<std::size_t>(o.max_len));
+    if (max_len > 0 && bytes.size() > static_cast<std::size_t>(max_len))
+      bytes.resize(static_cast<std::size_t>(max_len));
     char hex[core::kSha1HexSize + 1];
     core::sha1_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), hex);
-    write_unit(fs::path(dirs[0]) / hex, bytes);
+    write_unit(fs::path(dir) / hex, bytes);
     ++added;
   }
-  if (temporary) fs::remove(cf_path, ec);
   say("MERGE-OUTER: " + std::to_string(added) + " new files with " + std::to_string(features.size() - before) +
       " new features added; " + std::to_string(new_cov.size()) + " new coverage edges");
+}
+
+}  // namespace
+
+int merge_outer(const LibFuzzerOptions& o, int argc, char** argv) {
+  std::vector<std::string> dirs;
+  for (const auto& in : o.inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(in, ec)) {
+      say("ERROR: " + in + ": -merge=1 takes corpus directories");
+      return 1;
+    }
+    dirs.push_back(in);
+  }
+  if (dirs.size() < 2) {
+    say("INFO: Merge requires two or more corpus dirs");
+    return 0;
+  }
+  std::vector<UnitRecord> old_units = list_by_size(dirs[0]), new_units;
+  for (std::size_t d = 1; d < dirs.size(); ++d) {
+    auto more = list_by_size(dirs[d]);
+    new_units.insert(new_units.end(), more.begin(), more.end());
+  }
+  std::string cf_path = o.merge_control_file;
+  bool temporary = cf_path.empty();
+  if (temporary) {
+    const char* tmp = std::getenv("TMPDIR");
+    cf_path = std::string(tmp != nullptr ? tmp : "/tmp") + "/libFuzzerTemp.Merge" + std::to_string(getpid()) + ".txt";
+  }
+
+  std::vector<UnitRecord> known;
+  std::size_t attempts = 0;
+  if (auto code = prepare_control_file(cf_path, old_units, new_units, &known, &attempts)) return *code;
+
+  std::error_code ec;
+  std::vector<std::string> inner = own_command(argc, argv, {"-merge", "-merge_control_file", "-merge_inner"},
+                                               {"-merge_control_file=" + cf_path, "-merge_inner=1"});
+  for (std::size_t attempt = 1; attempt <= attempts; ++attempt) {
+    say("MERGE-OUTER: attempt " + std::to_string(attempt));
+    if (run_child(inner, ChildOutput::Inherit).exit_code == 0) {
+      say("MERGE-OUTER: successful in " + std::to_string(attempt) + " attempt(s)");
+      break;
+    }
+  }
+  say("MERGE-OUTER: the control file has " + std::to_string(fs::file_size(cf_path, ec)) + " bytes");
+  ControlFile done;
+  if (!parse_control_file(cf_path, &done)) {
+    say("MERGE: failed to parse the control file (unexpected error)");
+    return 1;
+  }
+
+  add_new_units(done, known, dirs[0], o.max_len);
+  if (temporary) fs::remove(cf_path, ec);
   return 0;
 }
 
