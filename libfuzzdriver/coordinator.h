@@ -123,6 +123,8 @@ class Coordinator {
   void handle_interesting(Worker& w, std::size_t parent) CFUZZ_EXCLUDES(mu_);
   void handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input, std::string output,
                       const core::CorpusEntry* seed) CFUZZ_EXCLUDES(mu_);
+  corpus::Entry minimize_for_report(Worker& w, const corpus::Entry& input, const core::FailureRecord& failure,
+                                    FailureReport* r) CFUZZ_EXCLUDES(mu_);
   void replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
                            const CallOutcome& first) CFUZZ_EXCLUDES(mu_);
   // The results of a fuzz call, checked as they are read (coordinator.cc); throws

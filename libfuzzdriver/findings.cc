@@ -224,6 +224,56 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
   if (!r->rerun.empty()) r->rerun += limit_flags(r->failure, opts_);
 }
 
+// Minimizes a failing input within --fuzzminimizetime, showing its progress, and says in
+// `r` how it went; returns the smallest input that still failed as `failure` did.
+corpus::Entry Coordinator::minimize_for_report(Worker& w, const corpus::Entry& input,
+                                               const core::FailureRecord& failure, FailureReport* r) {
+  std::uint64_t bytes = core::entry_size(input);
+  reporter_.minimizing(Clock::now() - start_, bytes);
+  MinimizeLimits limits;
+  if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
+  if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
+  if (!opts_.minimize_time_given) limits.restarts = minimize_restart_budget(bytes);
+  // An interrupt ends minimization: the smallest input so far is what gets saved.
+  limits.cancelled = [this] { return interrupted_.load(); };
+  limits.warn = [this](const std::string& text) { reporter_.warning(text); };
+  // The progress line says what minimization is doing (coordinator.cc, supervise).
+  limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
+    MutexLock lock(mu_);
+    minimizing_[w.index()] = MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts};
+  };
+  {
+    MutexLock lock(mu_);
+    minimizing_[w.index()] = MinimizeProgress{{}, bytes, bytes, 0, 0};
+  }
+  std::uint64_t granted = 0;
+  if (opts_.fuzztime.count) {
+    granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
+    limits.execs = granted;
+  }
+  MinimizeOutcome mo;
+  try {
+    mo = minimize_failure(w, input, failure, limits);
+  } catch (const core::CorruptInput&) {
+    // The target wrote over shared memory while a candidate ran: keep the input as found.
+    w.kill();
+    mo.best = input;
+  }
+  {
+    MutexLock lock(mu_);
+    minimizing_.erase(w.index());
+  }
+  if (opts_.fuzztime.count) settle(granted, mo.execs);
+  std::uint64_t after = core::entry_size(mo.best);
+  r->minimized = "minimized from " + std::to_string(bytes) + " to " + std::to_string(after) + " bytes in " +
+                 std::to_string(mo.execs) + " executions" +
+                 (mo.restarts > 0 ? ", " + std::to_string(mo.restarts) + " worker restarts" : "");
+  if (mo.out_of_budget)
+    r->minimized += "; stopped: " + describe_budget(limits, bytes, opts_.minimize_time) + " used up";
+  if (!mo.complete && !mo.out_of_budget && interrupted_.load()) r->minimized += "; stopped by the interrupt";
+  return mo.best;
+}
+
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
                                  std::string output, const core::CorpusEntry* seed) {
   {
@@ -266,53 +316,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     return;
   }
 
-  corpus::Entry best = input;
-  if (!opts_.minimize_time.is_zero()) {
-    std::uint64_t bytes = core::entry_size(input);
-    reporter_.minimizing(Clock::now() - start_, bytes);
-    MinimizeLimits limits;
-    if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
-    if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
-    if (!opts_.minimize_time_given) limits.restarts = minimize_restart_budget(bytes);
-    // An interrupt ends minimization: the smallest input so far is what gets saved.
-    limits.cancelled = [this] { return interrupted_.load(); };
-    limits.warn = [this](const std::string& text) { reporter_.warning(text); };
-    // The progress line says what minimization is doing (coordinator.cc, supervise).
-    limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
-      MutexLock lock(mu_);
-      minimizing_[w.index()] = MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts};
-    };
-    {
-      MutexLock lock(mu_);
-      minimizing_[w.index()] = MinimizeProgress{{}, bytes, bytes, 0, 0};
-    }
-    std::uint64_t granted = 0;
-    if (opts_.fuzztime.count) {
-      granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
-      limits.execs = granted;
-    }
-    MinimizeOutcome mo;
-    try {
-      mo = minimize_failure(w, input, failure, limits);
-    } catch (const core::CorruptInput&) {
-      // The target wrote over shared memory while a candidate ran: keep the input as found.
-      w.kill();
-      mo.best = input;
-    }
-    {
-      MutexLock lock(mu_);
-      minimizing_.erase(w.index());
-    }
-    if (opts_.fuzztime.count) settle(granted, mo.execs);
-    best = mo.best;
-    std::uint64_t after = core::entry_size(best);
-    r.minimized = "minimized from " + std::to_string(bytes) + " to " + std::to_string(after) + " bytes in " +
-                  std::to_string(mo.execs) + " executions" +
-                  (mo.restarts > 0 ? ", " + std::to_string(mo.restarts) + " worker restarts" : "");
-    if (mo.out_of_budget)
-      r.minimized += "; stopped: " + describe_budget(limits, bytes, opts_.minimize_time) + " used up";
-    if (!mo.complete && !mo.out_of_budget && interrupted_.load()) r.minimized += "; stopped by the interrupt";
-  }
+  corpus::Entry best = opts_.minimize_time.is_zero() ? input : minimize_for_report(w, input, failure, &r);
 
   // One clean run of the final input in a fresh worker: the report shows its output alone.
   // (Not after an interrupt: the user wants out, and the input is saved either way.)
