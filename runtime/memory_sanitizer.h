@@ -19,25 +19,44 @@
 
 namespace fuzzer::cfuzz {
 
-bool msan_linked();
+// MSan's entry points, null without MSan. External linkage and not const: the compiler
+// cannot fold these into direct calls (see above on why there must be none). Inline
+// wrappers below, because they sit on every execution's path.
+struct MsanFunctions {
+  void (*unpoison)(const volatile void*, std::size_t);
+  void (*unpoison_param)(std::size_t);
+  void (*disable_checks)();
+  void (*enable_checks)();
+};
+extern MsanFunctions g_msan_functions;
+
+inline bool msan_linked() { return g_msan_functions.unpoison != nullptr; }
 
 // Interceptor checks off in the calling thread: at the start of main and of each thread
 // the runtime starts.
-void msan_disable_interceptor_checks();
+inline void msan_disable_interceptor_checks() {
+  if (g_msan_functions.disable_checks != nullptr) g_msan_functions.disable_checks();
+}
 
 // Marks [p, p + n) initialized.
-void msan_unpoison(const volatile void* p, std::size_t n);
+inline void msan_unpoison(const volatile void* p, std::size_t n) {
+  if (g_msan_functions.unpoison != nullptr && n != 0) g_msan_functions.unpoison(p, n);
+}
 
 // Marks the first `n` parameters of the next call into instrumented code initialized (the
 // runtime, not instrumented, never writes their shadow). Call it right before that call.
-void msan_unpoison_params(std::size_t n);
+inline void msan_unpoison_params(std::size_t n) {
+  if (g_msan_functions.unpoison_param != nullptr) g_msan_functions.unpoison_param(n);
+}
 
 // Interceptor checks on for the fuzz function's run, off again after it (also when it
 // throws).
 class MsanChecksWhileFuzzing {
  public:
-  MsanChecksWhileFuzzing();
-  ~MsanChecksWhileFuzzing();
+  MsanChecksWhileFuzzing() {
+    if (g_msan_functions.enable_checks != nullptr) g_msan_functions.enable_checks();
+  }
+  ~MsanChecksWhileFuzzing() { msan_disable_interceptor_checks(); }
   MsanChecksWhileFuzzing(const MsanChecksWhileFuzzing&) = delete;
   MsanChecksWhileFuzzing& operator=(const MsanChecksWhileFuzzing&) = delete;
 };
