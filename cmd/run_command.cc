@@ -40,6 +40,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   add_parallel_flag(sub, &opts->parallel);
   limits->add_to(sub, &opts->rss_limit_mb,
                  "Memory limit of a worker in MiB; past it, the input is a failure (0: none)");
+  sub->add_option("--worker-growth-mb", opts->worker_growth_mb,
+                  "Restart a worker between calls once its memory has grown this many MiB past its size after its "
+                  "first call (a long-lived worker under ASan keeps growing); 0: never")
+      ->capture_default_str();
   sub->add_option("--stack-limit-kb", opts->stack_limit_kb,
                   "Stack a fuzz test may use per input, in KiB; past it, the input is a failure (0: none; "
                   "default: 128 for CFUZZ_TESTs, none for LLVMFuzzerTestOneInput, as FuzzTest and libFuzzer)");

@@ -95,6 +95,7 @@ WorkerConfig Coordinator::worker_config() const {
   WorkerConfig c = worker_config_for(target_, test_, opts_.detect_leaks);
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
+  c.growth_limit_mb = opts_.worker_growth_mb;
   c.stack_limit_kb = opts_.stack_limit_kb;
   c.slot_capacity = slot_capacity_;
   return c;
@@ -578,10 +579,20 @@ void Coordinator::worker_main(std::size_t index) {
     } catch (const std::exception& e) {
       stop_with_error(e.what());
     }
+    if (w.running() && w.outgrown()) replace_outgrown(w);
   }
   w.stop();
   if (--running_threads_ == 0) pthread_kill(supervisor_, kWakeSignal);
   cv_.notify_all();
+}
+
+void Coordinator::replace_outgrown(Worker& w) {
+  std::uint64_t from = w.first_call_rss_mb(), to = w.rss_mb();
+  auto began = Clock::now();
+  w.stop();
+  if (!start_worker(w)) return;  // the run stops, saying why
+  spdlog::debug("worker {}: grew from {} to {} MiB since its first call; replaced in {} ms", w.index(), from, to,
+                std::chrono::duration_cast<milliseconds>(Clock::now() - began).count());
 }
 
 Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const corpus::Entry& values,

@@ -101,6 +101,9 @@ class Coordinator {
   bool handle_input_failure(Worker& w, const core::FailureRecord& rec, const corpus::Entry& values,
                             const core::CorpusEntry* as_seed) CFUZZ_EXCLUDES(mu_);
   bool start_worker(Worker& w) CFUZZ_EXCLUDES(mu_);
+  // Between jobs: a worker grown past --worker-growth-mb (worker_growth.h) stopped and
+  // started afresh.
+  void replace_outgrown(Worker& w) CFUZZ_EXCLUDES(mu_);
   // A worker that died or broke down for a reason that is no input's fault: said, and the
   // worker restarted. While no input has run yet, the workers are failing to start (a
   // target that dies in its own start-up, a runtime that cannot run under the target's

@@ -37,7 +37,8 @@ WorkerConfig worker_config_for(const TargetInfo& target, const TestInfo& test, b
   return c;
 }
 
-Worker::Worker(int index, WorkerConfig config) : index_(index), config_(std::move(config)) {
+Worker::Worker(int index, WorkerConfig config)
+    : index_(index), config_(std::move(config)), growth_(config_.growth_limit_mb) {
   shm_ = std::make_unique<SharedMemory>(config_.slot_capacity, static_cast<std::uint32_t>(config_.types.size()),
                                         config_.counters);
 }
@@ -116,6 +117,11 @@ void Worker::start() {
     throw std::runtime_error("worker for " + config_.test +
                              " describes itself differently from the target (was it rebuilt during the run?)");
   }
+  growth_.started(WorkerGrowth::Clock::now());
+}
+
+bool Worker::outgrown() {
+  return config_.growth_limit_mb != 0 && growth_.outgrown(process_.rss_mb(), WorkerGrowth::Clock::now());
 }
 
 void Worker::stop(milliseconds grace) {
@@ -251,10 +257,20 @@ CallOutcome Worker::call_unchecked(rpc::Method method, const nlohmann::json& par
   core::RunnableDeadline since_start(process_.pid(), process_.pid(), start);
   core::RunnableDeadline since_progress = since_start;
   std::uint64_t last_count = 0;
-  auto next_rss_check = start;
   pollfd fds[2] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}};
   char buf[65536];
   for (;;) {
+    // Memory is checked every 100 ms across calls, not within each: a fuzzing call lasts
+    // 20 ms, and a worker that grows a little in each would never be seen past the limit.
+    if (config_.rss_limit_mb != 0 && Clock::now() >= next_rss_check_) {
+      next_rss_check_ = Clock::now() + milliseconds(100);
+      std::uint64_t rss = process_.rss_mb();
+      if (rss > config_.rss_limit_mb) {
+        killed_for_ = KilledFor::Memory;
+        rss_at_kill_ = rss;
+        return kill_during_call();
+      }
+    }
     int r = poll(fds, 2, 50);
     if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     if (fds[1].revents != 0) read_output(out_r_);
@@ -317,25 +333,19 @@ CallOutcome Worker::call_unchecked(rpc::Method method, const nlohmann::json& par
     }
     if (phase == core::Phase::Executing && since_progress.exceeded(config_.timeout, now)) {
       killed_for_ = KilledFor::Timeout;
-    } else if (config_.rss_limit_mb != 0 && now >= next_rss_check) {
-      next_rss_check = now + milliseconds(100);
-      std::uint64_t rss = process_.rss_mb();
-      if (rss > config_.rss_limit_mb) {
-        killed_for_ = KilledFor::Memory;
-        rss_at_kill_ = rss;
-      }
-    }
-    if (killed_for_ == KilledFor::Nothing && phase != core::Phase::Executing &&
-        since_start.exceeded(expected + config_.timeout + milliseconds(10000), now)) {
+    } else if (phase != core::Phase::Executing &&
+               since_start.exceeded(expected + config_.timeout + milliseconds(10000), now)) {
       killed_for_ = KilledFor::Stuck;
     }
-    if (killed_for_ != KilledFor::Nothing) {
-      process_.kill_group();
-      process_.wait();
-      read_output(out_r_);
-      return classify_death(CallOutcome::Kind::Died, "worker killed");
-    }
+    if (killed_for_ != KilledFor::Nothing) return kill_during_call();
   }
+}
+
+CallOutcome Worker::kill_during_call() {
+  process_.kill_group();
+  process_.wait();
+  read_output(out_r_);
+  return classify_death(CallOutcome::Kind::Died, "worker killed");
 }
 
 CallOutcome Worker::drop_for_protocol_error(const std::string& why) {

@@ -18,6 +18,7 @@
 #include "corpus_format/value.h"
 #include "libfuzzdriver/process.h"
 #include "libfuzzdriver/shared_memory.h"
+#include "libfuzzdriver/worker_growth.h"
 
 namespace cfuzz::driver {
 
@@ -28,6 +29,7 @@ struct WorkerConfig {
   std::vector<corpus::Type> types;
   std::chrono::milliseconds timeout{10000};  // per input
   std::uint64_t rss_limit_mb = 2048;         // 0: no limit
+  std::uint64_t growth_limit_mb = 0;         // replace past this growth (worker_growth.h); 0: never
   std::uint64_t slot_capacity = 1 << 20;
   std::uint64_t counters = 0;
   bool detect_leaks = false;                    // check inputs for memory leaks (needs LeakSanitizer in the target)
@@ -102,6 +104,13 @@ class Worker {
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(1000));
   void kill();
 
+  // Between calls: whether the worker has grown more than `growth_limit_mb` past its size
+  // after its first call (worker_growth.h), and is to be replaced by a fresh one.
+  bool outgrown();
+  // Its resident memory after its first call, and now, in MiB.
+  std::uint64_t first_call_rss_mb() const { return growth_.base_mb(); }
+  std::uint64_t rss_mb() const { return process_.rss_mb(); }
+
   int index() const { return index_; }
   pid_t pid() const { return process_.pid(); }
   SharedMemory& shm() { return *shm_; }
@@ -123,6 +132,9 @@ class Worker {
   void close_pipes();
   void read_output(int fd);
   CallOutcome classify_death(CallOutcome::Kind kind, const std::string& why);
+  // The watchdog's verdict (killed_for_) carried out: the process group killed, the call's
+  // outcome told.
+  CallOutcome kill_during_call();
   // The worker wrote something that is not the answer to the call: it is killed.
   CallOutcome drop_for_protocol_error(const std::string& why);
   // The typed calls' shared part (worker.cc). `limit` bounds the plausible execution count
@@ -146,6 +158,8 @@ class Worker {
   std::string output_;
   KilledFor killed_for_ = KilledFor::Nothing;
   std::uint64_t rss_at_kill_ = 0;
+  std::chrono::steady_clock::time_point next_rss_check_{};
+  WorkerGrowth growth_;
 };
 
 // The target's output keeps only its last part (sanitizer reports end with what matters).

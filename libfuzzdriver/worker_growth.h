@@ -1,0 +1,39 @@
+// When to replace a worker that has grown. A worker is one long-lived process, and under
+// ASan it keeps growing however little the target keeps: ASan's allocator holds freed
+// blocks per size class and their shadow, and its stack depot every allocation stack seen
+// (docs/benchmarks.md, "A long run under ASan"). AFL++'s forked children start afresh at
+// every input; a cfuzz worker is started afresh, between two calls, once its resident
+// memory has grown past a limit over what it held after its first call (what the target
+// and the sanitizer need to run at all).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace cfuzz::driver {
+
+class WorkerGrowth {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // A worker younger than this is never replaced, so that one whose working set is
+  // legitimately larger than its first call's is not restarted after every call.
+  static constexpr std::chrono::seconds kMinAge{10};
+
+  // `limit_mb`: the growth allowed; 0 never replaces.
+  explicit WorkerGrowth(std::uint64_t limit_mb) : limit_mb_(limit_mb) {}
+
+  // A new process started at `now`.
+  void started(Clock::time_point now);
+  // A call of the process ended and it holds `rss_mb`: whether to replace it now. The
+  // first report after started() is the size the growth is measured from.
+  bool outgrown(std::uint64_t rss_mb, Clock::time_point now);
+
+  std::uint64_t base_mb() const { return base_mb_; }
+
+ private:
+  std::uint64_t limit_mb_;
+  std::uint64_t base_mb_ = 0;  // 0: no call has ended since the start
+  Clock::time_point started_{};
+};
+
+}  // namespace cfuzz::driver

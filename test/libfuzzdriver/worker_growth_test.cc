@@ -1,0 +1,58 @@
+// When a worker that has grown is replaced: measured from its size after its first call,
+// never while it is young, never with the limit at 0.
+#include "libfuzzdriver/worker_growth.h"
+
+#include <chrono>
+
+#include <gtest/gtest.h>
+
+namespace cfuzz::driver {
+namespace {
+
+using std::chrono::seconds;
+
+TEST(WorkerGrowth, GrowthIsMeasuredFromTheSizeAfterTheFirstCall) {
+  WorkerGrowth g(100);
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0);
+  EXPECT_FALSE(g.outgrown(300, t0 + seconds(1)));  // the first call: 300 MiB is its size
+  EXPECT_EQ(g.base_mb(), 300u);
+  EXPECT_FALSE(g.outgrown(400, t0 + seconds(60)));  // grown by exactly the limit
+  EXPECT_TRUE(g.outgrown(401, t0 + seconds(60)));
+}
+
+TEST(WorkerGrowth, AYoungWorkerIsNotReplaced) {
+  WorkerGrowth g(10);
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0);
+  EXPECT_FALSE(g.outgrown(50, t0));
+  EXPECT_FALSE(g.outgrown(500, t0 + WorkerGrowth::kMinAge - seconds(1)));
+  EXPECT_TRUE(g.outgrown(500, t0 + WorkerGrowth::kMinAge));
+}
+
+TEST(WorkerGrowth, ANewProcessMeasuresAfresh) {
+  WorkerGrowth g(10);
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0);
+  EXPECT_FALSE(g.outgrown(50, t0));
+  EXPECT_TRUE(g.outgrown(100, t0 + seconds(30)));
+  g.started(t0 + seconds(31));
+  EXPECT_FALSE(g.outgrown(90, t0 + seconds(32)));
+  EXPECT_EQ(g.base_mb(), 90u);
+  EXPECT_FALSE(g.outgrown(100, t0 + seconds(60)));
+}
+
+TEST(WorkerGrowth, ZeroNeverReplacesAndAnUnreadSizeIsIgnored) {
+  WorkerGrowth never(0);
+  auto t0 = WorkerGrowth::Clock::now();
+  never.started(t0);
+  EXPECT_FALSE(never.outgrown(10, t0));
+  EXPECT_FALSE(never.outgrown(100000, t0 + seconds(600)));
+  WorkerGrowth g(10);
+  g.started(t0);
+  EXPECT_FALSE(g.outgrown(0, t0));  // /proc could not be read: not a base of 0
+  EXPECT_EQ(g.base_mb(), 0u);
+}
+
+}  // namespace
+}  // namespace cfuzz::driver
