@@ -19,7 +19,7 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 // growing_worker grows about 10 MiB a second: without replacement its worker passes
 // --rss-limit-mb 200 after about 20 s and the run fails (out of memory). Replaced once
 // it has grown 40 MiB and is 10 s old (worker_growth.h), it stays near 110 MiB.
-TEST(WorkerGrowth, AGrowingWorkerIsReplacedBeforeItReachesTheMemoryLimit) {
+TEST(GrowingWorker, AGrowingWorkerIsReplacedBeforeItReachesTheMemoryLimit) {
   TempDir dir;
   auto r = run({cfuzz(), "run", target("growing_worker"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
                 "--fuzztime", "30s", "--rss-limit-mb", "200", "--worker-growth-mb", "40", "-v"},
@@ -30,7 +30,18 @@ TEST(WorkerGrowth, AGrowingWorkerIsReplacedBeforeItReachesTheMemoryLimit) {
   EXPECT_EQ(r.all().find("out of memory"), std::string::npos) << r.all();
 }
 
-TEST(WorkerGrowth, TheFlagTakesAWholeNumberOfMiB) {
+// Without replacement the limit holds: the worker's memory is checked across calls, not
+// only within one (each fuzzing call lasts 20 ms, shorter than the check's period).
+TEST(GrowingWorker, WithoutReplacementAWorkerGrowingAcrossCallsIsOutOfMemory) {
+  TempDir dir;
+  auto r = run({cfuzz(), "run", target("growing_worker"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                "--fuzztime", "60s", "--rss-limit-mb", "200", "--worker-growth-mb", "0"},
+               {.cwd = dir.str()});
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_NE(r.out.find("over the 200 MB limit (--rss-limit-mb)"), std::string::npos) << r.all();
+}
+
+TEST(GrowingWorker, TheFlagTakesAWholeNumberOfMiB) {
   auto r = run({cfuzz(), "run", target("growing_worker"), "--worker-growth-mb", "lots"});
   EXPECT_EQ(r.exit_code, 2) << r.all();
   EXPECT_NE(r.err.find("--worker-growth-mb"), std::string::npos) << r.all();
