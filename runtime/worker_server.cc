@@ -58,315 +58,290 @@ std::uint64_t monotonic_ns(clockid_t clock) {
 constexpr const char* kDamagedChannel = "the target wrote to, closed or replaced the RPC descriptors (fd 3 and 4)";
 constexpr const char* kDamagedMemory = "the target wrote over cfuzz's shared memory";
 
-class WorkerServer : private ExecutionCheck {
- public:
-  WorkerServer(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
-      : engine_(test, f, shm),
-        shapes_(f.fuzz_function() ? f.fuzz_function()->shapes : detail::Shapes{}),
-        shm_(shm),
-        hdr_(shm.header()),
-        area_size_(shm.header().input_area_size) {
-    std::memcpy(layout_, &hdr_, sizeof layout_);
-    if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
-      die_internal("the RPC descriptors 3 and 4 are not open; workers are started by `cfuzz run`");
-    }
-  }
+}  // namespace
 
-  [[noreturn]] void serve() {
-    char buf[65536];
-    rpc::LineBuffer lines;
-    for (;;) {
-      std::optional<std::string> line;
-      try {
-        line = lines.next_line();
-      } catch (const rpc::ProtocolError& e) {
-        die_internal(e.what());
-      }
-      if (!line) {
-        ssize_t n = ::read(rpc::kRequestFd, buf, sizeof buf);
-        if (n == 0) {  // the coordinator closed the pipe: shut down
-          write_source_profile();
-          _exit(0);
-        }
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          rpc_lost("cannot read RPC requests from fd 3 (closed by the target?)");
-        }
-        lines.append(buf, static_cast<std::size_t>(n));
-        continue;
-      }
-      rpc::Response response = handle(*line);
-      reply(response);
-    }
+WorkerServer::WorkerServer(const RegisteredTest& test, detail::TestState& f, core::ShmView shm)
+    : engine_(test, f, shm),
+      shapes_(f.fuzz_function() ? f.fuzz_function()->shapes : detail::Shapes{}),
+      shm_(shm),
+      hdr_(shm.header()),
+      area_size_(shm.header().input_area_size) {
+  std::memcpy(layout_, &hdr_, sizeof layout_);
+  if (!in_id_.read(rpc::kRequestFd) || !out_id_.read(rpc::kResponseFd)) {
+    die_internal("the RPC descriptors 3 and 4 are not open; workers are started by `cfuzz run`");
   }
+}
 
- private:
-  // One typed handler per method, as Go's workerServer has.
-  nlohmann::json dispatch(const rpc::Request& req) {
-    switch (req.method) {
-      case rpc::Method::Ping: return ping();
-      case rpc::Method::Fuzz: return fuzz(req.params.get<rpc::FuzzParams>());
-      case rpc::Method::Exec: return exec();
-      case rpc::Method::ExecBatch: return exec_batch(req.params.get<rpc::ExecBatchParams>());
-      case rpc::Method::Minimize: return minimize(req.params.get<rpc::MinimizeParams>());
-    }
-    throw std::logic_error("a method without a handler");
-  }
-
-  rpc::PingResult ping() const {
-    rpc::PingResult r;
-    r.pid = getpid();
-    r.test = engine_.executor().last_input().test_name();
-    for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
-    r.counters = coverage_registry().total_counters;
-    return r;
-  }
-
-  rpc::Response handle(const std::string& line) {
-    rpc::Response resp;
-    rpc::Request req;
+void WorkerServer::serve() {
+  char buf[65536];
+  rpc::LineBuffer lines;
+  for (;;) {
+    std::optional<std::string> line;
     try {
-      req = rpc::decode_request(line);
-    } catch (const rpc::UnknownMethod& e) {
-      resp.id = e.id();
-      resp.error_code = rpc::kMethodNotFound;
-      resp.error_message = e.what();
-      return resp;
+      line = lines.next_line();
     } catch (const rpc::ProtocolError& e) {
-      die_internal(std::string("bad request from the coordinator: ") + e.what());
+      die_internal(e.what());
     }
-    resp.id = req.id;
-    try {
-      resp.result = dispatch(req);
-      resp.ok = true;
-    } catch (const nlohmann::json::exception& e) {
-      resp.ok = false;
-      resp.error_code = rpc::kInvalidParams;
-      resp.error_message = e.what();
-    } catch (const HarnessContractError& e) {
-      resp.ok = false;
-      resp.error_code = rpc::kHarnessError;
-      resp.error_message = e.what();
-    } catch (const std::exception& e) {
-      resp.ok = false;
-      resp.error_code = rpc::kServerError;
-      resp.error_message = e.what();
+    if (!line) {
+      ssize_t n = ::read(rpc::kRequestFd, buf, sizeof buf);
+      if (n == 0) {  // the coordinator closed the pipe: shut down
+        write_source_profile();
+        _exit(0);
+      }
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        rpc_lost("cannot read RPC requests from fd 3 (closed by the target?)");
+      }
+      lines.append(buf, static_cast<std::size_t>(n));
+      continue;
     }
+    rpc::Response response = handle(*line);
+    reply(response);
+  }
+}
+
+nlohmann::json WorkerServer::dispatch(const rpc::Request& req) {
+  switch (req.method) {
+    case rpc::Method::Ping: return ping();
+    case rpc::Method::Fuzz: return fuzz(req.params.get<rpc::FuzzParams>());
+    case rpc::Method::Exec: return exec();
+    case rpc::Method::ExecBatch: return exec_batch(req.params.get<rpc::ExecBatchParams>());
+    case rpc::Method::Minimize: return minimize(req.params.get<rpc::MinimizeParams>());
+  }
+  throw std::logic_error("a method without a handler");
+}
+
+rpc::PingResult WorkerServer::ping() const {
+  rpc::PingResult r;
+  r.pid = getpid();
+  r.test = engine_.executor().last_input().test_name();
+  for (auto t : engine_.executor().types()) r.types.emplace_back(corpus::go_type_name(t));
+  r.counters = coverage_registry().total_counters;
+  return r;
+}
+
+rpc::Response WorkerServer::handle(const std::string& line) {
+  rpc::Response resp;
+  rpc::Request req;
+  try {
+    req = rpc::decode_request(line);
+  } catch (const rpc::UnknownMethod& e) {
+    resp.id = e.id();
+    resp.error_code = rpc::kMethodNotFound;
+    resp.error_message = e.what();
     return resp;
+  } catch (const rpc::ProtocolError& e) {
+    die_internal(std::string("bad request from the coordinator: ") + e.what());
   }
-
-  // The target may have closed or replaced the descriptors: then no reply can reach the
-  // coordinator, and the worker says so by its exit code and the failure record.
-  void reply(const rpc::Response& r) {
-    if (!in_id_.same_as(rpc::kRequestFd) || !out_id_.same_as(rpc::kResponseFd)) {
-      rpc_lost("the target closed or replaced the RPC descriptors (fd 3 and 4)");
-    }
-    if (!rpc::write_all(rpc::kResponseFd, rpc::encode_response(r))) {
-      rpc_lost("cannot write RPC responses to fd 4");
-    }
+  resp.id = req.id;
+  try {
+    resp.result = dispatch(req);
+    resp.ok = true;
+  } catch (const nlohmann::json::exception& e) {
+    resp.ok = false;
+    resp.error_code = rpc::kInvalidParams;
+    resp.error_message = e.what();
+  } catch (const HarnessContractError& e) {
+    resp.ok = false;
+    resp.error_code = rpc::kHarnessError;
+    resp.error_message = e.what();
+  } catch (const std::exception& e) {
+    resp.ok = false;
+    resp.error_code = rpc::kServerError;
+    resp.error_message = e.what();
   }
+  return resp;
+}
 
-  [[noreturn]] void rpc_lost(const char* why, bool exact = false) {
-    if (hdr_.failure.kind == static_cast<std::uint32_t>(FailureKind::None)) {
-      hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
-      hdr_.failure.flags = exact ? core::kFailureExactInput : 0;
-      core::failure_set(hdr_.failure.detail, "rpc-corrupted");
-      core::failure_set(hdr_.failure.message, why);
-    }
-    std::fprintf(stderr, "cfuzz worker: %s\n", why);
-    std::fflush(stderr);
-    _exit(rpc::kWorkerExitRpcLost);
+void WorkerServer::reply(const rpc::Response& r) {
+  if (!in_id_.same_as(rpc::kRequestFd) || !out_id_.same_as(rpc::kResponseFd)) {
+    rpc_lost("the target closed or replaced the RPC descriptors (fd 3 and 4)");
   }
-
-  // Paranoid replays (the coordinator saw the channel or the shared memory damaged) check
-  // after every execution that neither was touched, so that the call stops at the input
-  // that did it. The input is put aside before it runs, since the damage may be to it.
-  void before_execution() override { std::memcpy(aside_.data(), &shm_.current(), area_size_); }
-  void after_execution() override {
-    if (!guard_->intact()) rpc_lost(kDamagedChannel, true);
-    if (std::memcmp(layout_, &hdr_, sizeof layout_) == 0 &&
-        std::memcmp(aside_.data(), &shm_.current(), area_size_) == 0) {
-      return;
-    }
-    std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
-    std::memcpy(&shm_.current(), aside_.data(), area_size_);
-    blame_input_for_damaged_memory();
+  if (!rpc::write_all(rpc::kResponseFd, rpc::encode_response(r))) {
+    rpc_lost("cannot write RPC responses to fd 4");
   }
+}
 
-  // With the layout and the input put back: the input that ran last is the one that wrote
-  // over shared memory; say so in the failure record and end the worker.
-  [[noreturn]] void blame_input_for_damaged_memory() {
-    core::failure_clear(hdr_.failure);
+void WorkerServer::rpc_lost(const char* why, bool exact) {
+  if (hdr_.failure.kind == static_cast<std::uint32_t>(FailureKind::None)) {
     hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
-    hdr_.failure.flags = core::kFailureExactInput;
-    core::failure_set(hdr_.failure.detail, "shm-corrupted");
-    core::failure_set(hdr_.failure.message, kDamagedMemory);
-    std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
-    std::fflush(stderr);
-    _exit(rpc::kWorkerExitRpcLost);
+    hdr_.failure.flags = exact ? core::kFailureExactInput : 0;
+    core::failure_set(hdr_.failure.detail, "rpc-corrupted");
+    core::failure_set(hdr_.failure.message, why);
   }
+  std::fprintf(stderr, "cfuzz worker: %s\n", why);
+  std::fflush(stderr);
+  _exit(rpc::kWorkerExitRpcLost);
+}
 
-  rpc::FuzzResult fuzz(const rpc::FuzzParams& p) {
-    if (!p.paranoid) return engine_.fuzz(p);
-    // Paranoid mode: a replay of a damaged call.
-    RpcGuard guard;
-    guard_ = &guard;
-    aside_.resize(area_size_);
-    rpc::FuzzResult res = engine_.fuzz(p, this);
-    guard_ = nullptr;
-    return res;
+void WorkerServer::after_execution() {
+  if (!guard_->intact()) rpc_lost(kDamagedChannel, true);
+  if (std::memcmp(layout_, &hdr_, sizeof layout_) == 0 &&
+      std::memcmp(aside_.data(), &shm_.current(), area_size_) == 0) {
+    return;
   }
+  std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
+  std::memcpy(&shm_.current(), aside_.data(), area_size_);
+  blame_input_for_damaged_memory();
+}
 
-  rpc::ExecResult exec() {
-    // One execution: check it as a paranoid call does.
-    RpcGuard guard;
-    guard_ = &guard;
-    aside_.resize(area_size_);
-    rpc::ExecResult res = engine_.exec(this);
-    guard_ = nullptr;
-    return res;
+void WorkerServer::blame_input_for_damaged_memory() {
+  core::failure_clear(hdr_.failure);
+  hdr_.failure.kind = static_cast<std::uint32_t>(FailureKind::RpcCorrupted);
+  hdr_.failure.flags = core::kFailureExactInput;
+  core::failure_set(hdr_.failure.detail, "shm-corrupted");
+  core::failure_set(hdr_.failure.message, kDamagedMemory);
+  std::fprintf(stderr, "cfuzz worker: %s\n", kDamagedMemory);
+  std::fflush(stderr);
+  _exit(rpc::kWorkerExitRpcLost);
+}
+
+rpc::FuzzResult WorkerServer::fuzz(const rpc::FuzzParams& p) {
+  if (!p.paranoid) return engine_.fuzz(p);
+  // Paranoid mode: a replay of a damaged call.
+  RpcGuard guard;
+  guard_ = &guard;
+  aside_.resize(area_size_);
+  rpc::FuzzResult res = engine_.fuzz(p, this);
+  guard_ = nullptr;
+  return res;
+}
+
+rpc::ExecResult WorkerServer::exec() {
+  // One execution: check it as a paranoid call does.
+  RpcGuard guard;
+  guard_ = &guard;
+  aside_.resize(area_size_);
+  rpc::ExecResult res = engine_.exec(this);
+  guard_ = nullptr;
+  return res;
+}
+
+rpc::ExecBatchResult WorkerServer::exec_batch(const rpc::ExecBatchParams& p) {
+  // The inputs are copied out before any runs: one of them may write over the others.
+  std::vector<corpus::Entry> inputs = core::unpack_batch(shm_.batch(), shm_.batch_size());
+  if (inputs.size() != p.count) {
+    throw std::invalid_argument("the batch area holds " + std::to_string(inputs.size()) + " inputs, not " +
+                                std::to_string(p.count));
   }
-
-  rpc::ExecBatchResult exec_batch(const rpc::ExecBatchParams& p) {
-    // The inputs are copied out before any runs: one of them may write over the others.
-    std::vector<corpus::Entry> inputs = core::unpack_batch(shm_.batch(), shm_.batch_size());
-    if (inputs.size() != p.count) {
-      throw std::invalid_argument("the batch area holds " + std::to_string(inputs.size()) + " inputs, not " +
-                                  std::to_string(p.count));
+  core::BatchFeatureWriter out(shm_.features(), shm_.features_size());
+  // Each input is checked as exec checks it, with one guard for the whole call.
+  RpcGuard guard;
+  guard_ = &guard;
+  aside_.resize(area_size_);
+  rpc::ExecBatchResult res;
+  res.status = rpc::Status::Ok;
+  for (; res.done < inputs.size(); ++res.done) {
+    core::store_entry(shm_.base(), inputs[res.done], area_size_);
+    if (engine_.exec(this, res.done + 1).status == rpc::Status::Failure) {
+      res.status = rpc::Status::Failure;
+      break;
     }
-    core::BatchFeatureWriter out(shm_.features(), shm_.features_size());
-    // Each input is checked as exec checks it, with one guard for the whole call.
-    RpcGuard guard;
-    guard_ = &guard;
-    aside_.resize(area_size_);
-    rpc::ExecBatchResult res;
-    res.status = rpc::Status::Ok;
-    for (; res.done < inputs.size(); ++res.done) {
-      core::store_entry(shm_.base(), inputs[res.done], area_size_);
-      if (engine_.exec(this, res.done + 1).status == rpc::Status::Failure) {
+    // Full: the coordinator sends the rest again.
+    if (!out.add(core::Corpus::features_of(shm_.snapshot(), hdr_.counters_len))) break;
+  }
+  guard_ = nullptr;
+  return res;
+}
+
+bool WorkerServer::minimize_area_intact(const corpus::Entry& candidate, const std::array<std::uint64_t, 6>& position) {
+  if (std::memcmp(layout_, &hdr_, sizeof layout_) != 0 || hdr_.minimize.active != 1 ||
+      !std::equal(position.begin(), position.end(), std::begin(hdr_.minimize.state))) {
+    return false;
+  }
+  try {
+    return corpus::same_entry(core::load_entry(shm_.current(), area_size_), candidate);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void WorkerServer::shm_lost_while_minimizing(const core::Minimizer& m, const corpus::Entry& candidate,
+                                             const std::array<std::uint64_t, 6>& position) {
+  std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
+  core::store_entry(shm_.current(), candidate, area_size_);
+  core::store_entry(shm_.best(), m.best(), area_size_);
+  std::copy(position.begin(), position.end(), hdr_.minimize.state);
+  hdr_.minimize.active = 1;
+  blame_input_for_damaged_memory();
+}
+
+rpc::MinimizeResult WorkerServer::minimize(const rpc::MinimizeParams& p) {
+  engine_.check_every_input(true);
+  engine_.check_area(shm_.base(), "base");
+  bool coverage_mode = p.mode == rpc::MinimizeMode::Coverage;
+  FailureRecord target{};
+  target.kind = p.target.kind;
+  target.exit_code = p.target.exit_code;
+  core::failure_set(target.detail, p.target.detail);
+  core::failure_set(target.site, p.target.site);
+  // The bits to keep are in the mask area; keep a private copy, since the snapshot
+  // comparison reads the mask area too.
+  std::vector<std::uint8_t> keep(shm_.mask(), shm_.mask() + hdr_.counters_len);
+
+  engine_.start_call();
+  std::uint64_t packed[6];
+  std::copy(p.state.begin(), p.state.end(), packed);
+  core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
+  m.set_shapes(shapes_);  // typed values are minimized by their structure
+  if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
+  core::copy_input_area(shm_.base(), shm_.best());
+  hdr_.minimize.active = 1;
+
+  rpc::MinimizeResult res;
+  res.status = rpc::Status::Done;
+  std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
+  std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
+  std::uint64_t count = 0;
+  corpus::Entry candidate;
+  FailureRecord failure;
+  // One guard for the whole call (the response is written after it is gone), checked after
+  // every candidate: setting decoy pipes up per candidate cost more than the candidates.
+  RpcGuard guard;
+  for (;;) {
+    if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
+      res.status = rpc::Status::Budget;
+      break;
+    }
+    if (!m.next(&candidate)) break;
+    auto packed_state = m.state().pack();
+    std::copy(packed_state.begin(), packed_state.end(), hdr_.minimize.state);
+    hdr_.minimize.candidates = count + 1;
+    core::store_entry(shm_.current(), candidate, area_size_);
+    bool fresh = false;
+    core::failure_clear(hdr_.failure);
+    RunResult r = engine_.run_current(&failure, ++count, &fresh);
+    if (!guard.intact()) rpc_lost(kDamagedChannel, true);
+    if (!minimize_area_intact(candidate, packed_state)) shm_lost_while_minimizing(m, candidate, packed_state);
+    // The check runs library templates that the target may share in instrumented form
+    // (one copy per program): what they counted must not be the next candidate's coverage.
+    core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
+    bool qualifies;
+    if (coverage_mode) {
+      if (r == RunResult::Fail) {
+        // A new failure found while shrinking an interesting input: report it.
+        hdr_.failure = failure;
         res.status = rpc::Status::Failure;
         break;
       }
-      // Full: the coordinator sends the rest again.
-      if (!out.add(core::Corpus::features_of(shm_.snapshot(), hdr_.counters_len))) break;
+      engine_.write_snapshot();
+      qualifies = core::covers(shm_.snapshot(), keep.data(), hdr_.counters_len);
+    } else {
+      qualifies = r == RunResult::Fail && core::same_failure(failure, target);
     }
-    guard_ = nullptr;
-    return res;
-  }
-
-  // While minimizing, the coordinator resumes from shared memory after a candidate kills
-  // the worker: the layout, the published position and the candidate must be as written.
-  bool minimize_area_intact(const corpus::Entry& candidate, const std::array<std::uint64_t, 6>& position) {
-    if (std::memcmp(layout_, &hdr_, sizeof layout_) != 0 || hdr_.minimize.active != 1 ||
-        !std::equal(position.begin(), position.end(), std::begin(hdr_.minimize.state))) {
-      return false;
-    }
-    try {
-      return corpus::same_entry(core::load_entry(shm_.current(), area_size_), candidate);
-    } catch (const std::exception&) {
-      return false;
+    m.report(qualifies);
+    if (qualifies) {
+      core::store_entry(shm_.best(), m.best(), area_size_);
+      res.improved = true;
     }
   }
+  hdr_.minimize.active = 0;
+  res.execs = count;
+  res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+  return res;
+}
 
-  // The candidate wrote over shared memory: put back what the coordinator needs to judge it
-  // and resume after it (the minimizer's own copies are in this process's memory), blame it
-  // exactly, and end the worker.
-  [[noreturn]] void shm_lost_while_minimizing(const core::Minimizer& m, const corpus::Entry& candidate,
-                                              const std::array<std::uint64_t, 6>& position) {
-    std::memcpy(static_cast<void*>(&hdr_), layout_, sizeof layout_);  // raw bytes back over the header
-    core::store_entry(shm_.current(), candidate, area_size_);
-    core::store_entry(shm_.best(), m.best(), area_size_);
-    std::copy(position.begin(), position.end(), hdr_.minimize.state);
-    hdr_.minimize.active = 1;
-    blame_input_for_damaged_memory();
-  }
-
-  rpc::MinimizeResult minimize(const rpc::MinimizeParams& p) {
-    engine_.check_every_input(true);
-    engine_.check_area(shm_.base(), "base");
-    bool coverage_mode = p.mode == rpc::MinimizeMode::Coverage;
-    FailureRecord target{};
-    target.kind = p.target.kind;
-    target.exit_code = p.target.exit_code;
-    core::failure_set(target.detail, p.target.detail);
-    core::failure_set(target.site, p.target.site);
-    // The bits to keep are in the mask area; keep a private copy, since the snapshot
-    // comparison reads the mask area too.
-    std::vector<std::uint8_t> keep(shm_.mask(), shm_.mask() + hdr_.counters_len);
-
-    engine_.start_call();
-    std::uint64_t packed[6];
-    std::copy(p.state.begin(), p.state.end(), packed);
-    core::Minimizer m(core::load_entry(shm_.base(), area_size_), core::MinimizerState::unpack(packed));
-    m.set_shapes(shapes_);  // typed values are minimized by their structure
-    if (p.resume_verdict.has_value()) m.report(*p.resume_verdict);
-    core::copy_input_area(shm_.base(), shm_.best());
-    hdr_.minimize.active = 1;
-
-    rpc::MinimizeResult res;
-    res.status = rpc::Status::Done;
-    std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-    std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
-    std::uint64_t count = 0;
-    corpus::Entry candidate;
-    FailureRecord failure;
-    // One guard for the whole call (the response is written after it is gone), checked after
-    // every candidate: setting decoy pipes up per candidate cost more than the candidates.
-    RpcGuard guard;
-    for (;;) {
-      if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
-        res.status = rpc::Status::Budget;
-        break;
-      }
-      if (!m.next(&candidate)) break;
-      auto packed_state = m.state().pack();
-      std::copy(packed_state.begin(), packed_state.end(), hdr_.minimize.state);
-      hdr_.minimize.candidates = count + 1;
-      core::store_entry(shm_.current(), candidate, area_size_);
-      bool fresh = false;
-      core::failure_clear(hdr_.failure);
-      RunResult r = engine_.run_current(&failure, ++count, &fresh);
-      if (!guard.intact()) rpc_lost(kDamagedChannel, true);
-      if (!minimize_area_intact(candidate, packed_state)) shm_lost_while_minimizing(m, candidate, packed_state);
-      // The check runs library templates that the target may share in instrumented form
-      // (one copy per program): what they counted must not be the next candidate's coverage.
-      core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
-      bool qualifies;
-      if (coverage_mode) {
-        if (r == RunResult::Fail) {
-          // A new failure found while shrinking an interesting input: report it.
-          hdr_.failure = failure;
-          res.status = rpc::Status::Failure;
-          break;
-        }
-        engine_.write_snapshot();
-        qualifies = core::covers(shm_.snapshot(), keep.data(), hdr_.counters_len);
-      } else {
-        qualifies = r == RunResult::Fail && core::same_failure(failure, target);
-      }
-      m.report(qualifies);
-      if (qualifies) {
-        core::store_entry(shm_.best(), m.best(), area_size_);
-        res.improved = true;
-      }
-    }
-    hdr_.minimize.active = 0;
-    res.execs = count;
-    res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
-    return res;
-  }
-
-  FuzzEngine engine_;
-  detail::Shapes shapes_;  // of the typed values, for the minimizer
-  core::ShmView shm_;
-  core::ShmHeader& hdr_;
-  std::uint64_t area_size_;  // as validated at start-up, before the target ran
-  FdIdentity in_id_, out_id_;
-  // The header's layout fields (magic to counters_capacity), as the coordinator wrote them.
-  std::uint8_t layout_[offsetof(core::ShmHeader, counters_len)];
-  std::vector<std::uint8_t> aside_;  // paranoid calls: the input about to run
-  RpcGuard* guard_ = nullptr;        // paranoid calls: the descriptors' decoys
-};
+namespace {
 
 core::ShmView map_shared_memory() {
   struct stat st;
