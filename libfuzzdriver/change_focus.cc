@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -73,6 +74,7 @@ ChangeFocus map_changes(const PcTable& table, const ChangedLines& changed) {
     if (table.entries[c].module >= 0) by_module[table.entries[c].module].push_back(c);
   }
   Paths paths;
+  bool any_line = false;  // of any counter: without debug info, there is none
   std::map<FunctionKey, FunctionSpan> functions;
   std::map<std::pair<std::string, std::uint32_t>, std::vector<std::size_t>> line_counters;
   for (const auto& [module, counters] : by_module) {
@@ -94,6 +96,7 @@ ChangeFocus map_changes(const PcTable& table, const ChangedLines& changed) {
         std::string file = frame.value("FileName", std::string());
         std::uint32_t at = frame.value("Line", 0u);
         if (file.empty() || at == 0) continue;
+        any_line = true;
         const std::string& f = paths.canonical(file);
         line_counters[{f, at}].push_back(counters[k]);
         std::string start_file = frame.value("StartFileName", std::string());
@@ -106,6 +109,9 @@ ChangeFocus map_changes(const PcTable& table, const ChangedLines& changed) {
         fn.counters.push_back(counters[k]);
       }
     }
+  }
+  if (!any_line && !by_module.empty()) {
+    throw std::runtime_error("its counters have no source lines: build it with -g (debug info) to map changes");
   }
   for (const auto& [key, fn] : functions) {
     auto file = changed.files.find(key.first);

@@ -40,7 +40,7 @@ struct ChangeFocus {
 };
 
 // Maps `changed` onto the counters of `table`. Throws std::runtime_error when
-// llvm-symbolizer is missing.
+// llvm-symbolizer is missing or the target has no debug info (naming -g).
 ChangeFocus map_changes(const PcTable& table, const ChangedLines& changed);
 
 }  // namespace cfuzz::driver
