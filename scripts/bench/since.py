@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Time to a bug planted by a commit, with and without `cfuzz run --since` (issue 56):
 
-  python3 scripts/bench/since.py [--seeds 5] [--fuzztime 120] [--parallel 2]
+  python3 scripts/bench/since.py [--seeds 5] [--fuzztime 120] [--parallel 2] [--fields 3]
 
 A library of four parsers and a decoder that picks one by the input's first byte, with four
 fuzz tests (FuzzConfig, FuzzCsv, FuzzDecode, FuzzUrl, fuzzed in that order), is committed in a
 temporary git repository; a second commit changes parse_record, which only FuzzDecode
 reaches (and only with inputs starting with 'R'), planting a crash behind a magic, a version
-and three fields that must come in order, each of its own type and length.
+and (by default) three fields that must come in order, each of its own type and length.
 Each seed runs both modes, alternating, from an empty cache:
 
   plain   cfuzz run ./fuzz --all --fuzztime N     (the budget shared among the four tests)
@@ -105,7 +105,7 @@ int parse_record(const uint8_t* p, size_t n) {
 """
 
 # The change: parse_record reads the fields of a record, and crashes on one whose fields have
-# types 1 to 3 in order, each as long as its type plus one, past a header of five bytes.
+# types 1 to FIELDS (3 unless --fields says) in order, each as long as its type plus one, past a header of five bytes.
 RECORD_AFTER = r"""
 int parse_record(const uint8_t* p, size_t n) {
   if (n < 4) return -1;
@@ -117,7 +117,7 @@ int parse_record(const uint8_t* p, size_t n) {
     uint8_t type = p[i], len = p[i + 1];
     if (i + 2 + len > n) return -2;
     if (type == expect && len == type + 1) {
-      if (++expect == 4) std::abort();  // the planted bug
+      if (++expect == FIELDS + 1) std::abort();  // the planted bug
     } else if (type == 0) {
       expect = 1;
     }
@@ -158,8 +158,8 @@ CFUZZ_TEST(FuzzUrl, f) {
 """
 
 
-def lib(record):
-    return '#include "lib.h"\n\n#include <cstdlib>\n' + LIB_COMMON + record
+def lib(record, fields):
+    return f'#include "lib.h"\n\n#include <cstdlib>\n\n#define FIELDS {fields}\n' + LIB_COMMON + record
 
 
 def git(repo, *args):
@@ -167,17 +167,17 @@ def git(repo, *args):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def make_repo(work):
+def make_repo(work, fields):
     repo = work / "repo"
     repo.mkdir()
     (repo / "lib.h").write_text(HEADER)
-    (repo / "lib.cc").write_text(lib(RECORD_BEFORE))
+    (repo / "lib.cc").write_text(lib(RECORD_BEFORE, fields))
     (repo / "fuzz.cc").write_text(FUZZ)
     (repo / ".gitignore").write_text("fuzz\ntestdata/\n")
     git(repo, "init", "-q")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "four parsers")
-    (repo / "lib.cc").write_text(lib(RECORD_AFTER))
+    (repo / "lib.cc").write_text(lib(RECORD_AFTER, fields))
     git(repo, "commit", "-q", "-am", "parse_record reads a header")
     subprocess.run([str(CFUZZ_CXX), "-std=c++20", "-g", "-O1", "fuzz.cc", "lib.cc", "-o", "fuzz"], cwd=repo,
                    check=True)
@@ -213,10 +213,11 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--fuzztime", type=int, default=120, help="budget of each run, seconds")
     ap.add_argument("--parallel", type=int, default=2)
+    ap.add_argument("--fields", type=int, default=3, help="fields the bug needs in order (its depth)")
     a = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cfuzz-since-bench-"))
     try:
-        repo = make_repo(work)
+        repo = make_repo(work, a.fields)
         times = {"plain": [], "since": []}
         for seed in range(1, a.seeds + 1):
             for mode in ("plain", "since") if seed % 2 else ("since", "plain"):
