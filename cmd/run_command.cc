@@ -77,6 +77,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Run the corpus once as regression tests (the seeds, testdata/ and the cache) and stop without "
                 "fuzzing, as the target run alone does, but in workers and with --junit and --sarif reports; "
                 "no --fuzztime needed for several tests");
+  sub->add_option("--since", opts->since,
+                  "Fuzz what changed since git revision REV (git diff -U0 REV, in --srcdir or the current "
+                  "directory), or in the unified diff on stdin (-): every fuzz test of the targets is "
+                  "considered, the --fuzztime goes to those whose corpus reaches a changed function, "
+                  "corpus entries that reach one are fuzzed more, and the summary says how many changed "
+                  "lines the run reached")
+      ->type_name("REV");
   sub->add_flag("--keepfuzzing", opts->keep_fuzzing,
                 "Keep going after a failure, saving each distinct failure once; exit 1 at the end if any");
   add_json_flag(sub, &opts->json, "Print progress and results as JSON lines");

@@ -124,14 +124,14 @@ std::size_t Corpus::pick(Pcg& rng) {
   std::vector<double> weights(entries_.size());
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const CorpusEntry& e = entries_[i];
-    if (favored_only && e.owned == 0) {
+    if (favored_only && e.owned == 0 && !e.focused) {
       weights[i] = 0;
       continue;
     }
     double freshness = 1.0 / (1.0 + static_cast<double>(e.fuzz_calls) / 8.0);
     double success = 1.0 + 2.0 * static_cast<double>(std::min<std::uint64_t>(e.found, 8));
     double smallness = 1.0 / (1.0 + std::log2(1.0 + static_cast<double>(e.size) / 64.0));
-    weights[i] = freshness * success * smallness * rarity(e) + 1e-3;
+    weights[i] = freshness * success * smallness * rarity(e) * (e.focused ? kFocusBoost : 1.0) + 1e-3;
     total += weights[i];
   }
   double x = static_cast<double>(rng.next32()) / 4294967296.0 * total;

@@ -340,8 +340,23 @@ void Coordinator::sync_from_cache() {
   cv_.notify_all();
 }
 
+std::vector<bool> Coordinator::reached_counters() {
+  MutexLock lock(mu_);
+  std::vector<bool> reached(mask_.size(), false);
+  for (std::size_t c = 0; c < mask_.size(); ++c) reached[c] = mask_[c] != 0;
+  return reached;
+}
+
+void Coordinator::mark_focus(std::size_t i, const std::vector<std::uint32_t>& features) {
+  if (!opts_.focus) return;
+  const std::vector<bool>& focus = *opts_.focus;
+  corpus_.at(i).focused = std::any_of(features.begin(), features.end(),
+                                      [&](std::uint32_t f) { return f / 8 < focus.size() && focus[f / 8]; });
+}
+
 void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>& features) {
   corpus_.set_features(i, features);
+  mark_focus(i, features);
   baseline_cache_.put(corpus_.at(i).key, features);
 }
 
@@ -369,6 +384,7 @@ std::size_t Coordinator::use_baseline_cache() {
     }
     for (std::uint32_t f : *features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
     corpus_.set_features(i, *features);
+    mark_focus(i, *features);
     ++known;
   }
   scheduler_.plan_baseline(corpus_.size(), std::move(queue));

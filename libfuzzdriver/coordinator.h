@@ -54,6 +54,8 @@ class Coordinator {
   const std::string& test_name() const { return test_.name; }
   // Whether SIGINT or SIGTERM stopped the run.
   bool interrupted() const { return interrupted_.load(); }
+  // After run(): one flag per counter, reached by the corpus (what the mask holds).
+  std::vector<bool> reached_counters() CFUZZ_EXCLUDES(mu_);
 
  private:
   // Setup (coordinator.cc).
@@ -69,6 +71,8 @@ class Coordinator {
   void record_stats(const Progress& p);
   // Entry i's coverage, for its schedule and for the next run's baseline.
   void note_features(std::size_t i, const std::vector<std::uint32_t>& features) CFUZZ_REQUIRES(mu_);
+  // Under --since: whether entry i reaches a changed function (core/corpus.h's focus).
+  void mark_focus(std::size_t i, const std::vector<std::uint32_t>& features) CFUZZ_REQUIRES(mu_);
   // Takes what an earlier run of this binary measured of the corpus, and plans the
   // baseline of the rest; returns how many entries it knew.
   std::size_t use_baseline_cache() CFUZZ_REQUIRES(mu_);

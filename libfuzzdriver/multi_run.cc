@@ -6,14 +6,21 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/rpc.h"
+#include "libfuzzdriver/change_focus.h"
+#include "libfuzzdriver/changed_lines.h"
 #include "libfuzzdriver/coordinator.h"
 #include "libfuzzdriver/fuzz_rounds.h"
+#include "libfuzzdriver/pc_table.h"
 #include "libfuzzdriver/run_reports.h"
 #include "libfuzzdriver/run_summary.h"
 #include "libfuzzdriver/sanitizer_env.h"
@@ -82,9 +89,16 @@ std::vector<FuzzTestResult> resolve_tests(const RunOptions& options, Reporter& r
 
 // One slice of `test`: a Coordinator run of its own, whose report is added to the test's.
 // Returns where the test stands after it; sets `*interrupted` if SIGINT or SIGTERM stopped it.
-FuzzRounds::State run_slice(const RunOptions& options, FuzzTestResult& test, const Budget& budget, bool seeds_only,
-                            std::uint64_t slice, bool* interrupted) {
+// Under --since, what one test's slices share: its target's focus, and what its corpus reached.
+struct SliceFocus {
+  const ChangeFocus* focus = nullptr;
+  std::vector<bool> reached;  // one flag per counter, over all its slices
+};
+
+FuzzRounds::State run_slice(const RunOptions& options, FuzzTestResult& test, SliceFocus& focus, const Budget& budget,
+                            bool seeds_only, std::uint64_t slice, bool* interrupted) {
   RunOptions o = options;
+  if (focus.focus != nullptr) o.focus = focus.focus->counters;
   o.target = test.target;
   o.targets.clear();
   o.fuzz = exactly(test.test);
@@ -103,6 +117,11 @@ FuzzRounds::State run_slice(const RunOptions& options, FuzzTestResult& test, con
     test.error = e.what();
   }
   test.time += Clock::now() - started;
+  if (focus.focus != nullptr) {
+    std::vector<bool> reached = c->reached_counters();
+    focus.reached.resize(std::max(focus.reached.size(), reached.size()), false);
+    for (std::size_t i = 0; i < reached.size(); ++i) focus.reached[i] = focus.reached[i] || reached[i];
+  }
   Reporter::Record record = c->record();
   test.failures.insert(test.failures.end(), record.failures.begin(), record.failures.end());
   if (record.done && (!seeds_only || options.seeds_only)) {  // a --seeds-only run's one slice is the whole
@@ -122,8 +141,8 @@ FuzzRounds::State run_slice(const RunOptions& options, FuzzTestResult& test, con
 // The seed corpus of every test, before any test is fuzzed: a regression test that fails
 // early. Bounded by what is left of a time budget (the next slice goes on where a cut-short
 // baseline stopped); a counted budget counts only fuzzing.
-bool run_seeds(const RunOptions& options, std::vector<FuzzTestResult>& tests, std::vector<FuzzRounds::State>& states,
-               Clock::time_point started) {
+bool run_seeds(const RunOptions& options, std::vector<FuzzTestResult>& tests, std::vector<SliceFocus>& foci,
+               std::vector<FuzzRounds::State>& states, Clock::time_point started) {
   for (std::size_t i = 0; i < tests.size(); ++i) {
     if (states[i] == FuzzRounds::State::Ended) continue;
     Budget budget;
@@ -133,15 +152,15 @@ bool run_seeds(const RunOptions& options, std::vector<FuzzTestResult>& tests, st
     }
     print_slice_start(stdout, options.json, tests[i], 0, budget);
     bool interrupted = false;
-    states[i] = run_slice(options, tests[i], budget, true, i, &interrupted);
+    states[i] = run_slice(options, tests[i], foci[i], budget, true, i, &interrupted);
     if (interrupted) return false;
   }
   return true;
 }
 
 // The rounds of fuzzing, until the budget is spent, every test ended, or an interrupt.
-void run_rounds(const RunOptions& options, std::vector<FuzzTestResult>& tests, std::vector<FuzzRounds::State>& states,
-                Clock::time_point started) {
+void run_rounds(const RunOptions& options, std::vector<FuzzTestResult>& tests, std::vector<SliceFocus>& foci,
+                std::vector<FuzzRounds::State>& states, Clock::time_point started) {
   FuzzRounds rounds(options.fuzztime);
   std::uint64_t slice = tests.size();
   for (;;) {
@@ -150,13 +169,93 @@ void run_rounds(const RunOptions& options, std::vector<FuzzTestResult>& tests, s
     for (const auto& s : round) {
       print_slice_start(stdout, options.json, tests[s.test], rounds.rounds_planned(), s.budget);
       bool interrupted = false;
-      states[s.test] = run_slice(options, tests[s.test], s.budget, false, slice++, &interrupted);
+      states[s.test] = run_slice(options, tests[s.test], foci[s.test], s.budget, false, slice++, &interrupted);
       if (interrupted) return;
     }
   }
 }
 
+// Under --since: each target's changed lines mapped onto its counters, once per target.
+std::map<std::string, ChangeFocus> map_changes_per_target(const std::vector<FuzzTestResult>& tests,
+                                                          const ChangedLines& changed, Reporter& reporter) {
+  std::map<std::string, ChangeFocus> out;
+  for (const auto& t : tests) {
+    if (!t.error.empty() || out.count(t.target) != 0) continue;
+    try {
+      std::string path = std::filesystem::absolute(t.target).string();
+      out[t.target] = map_changes(read_pc_table(path, fuzzing_environment()), changed);
+    } catch (const std::exception& e) {
+      // The target still runs, unfocused: its tests count as reaching the change.
+      reporter.warning("--since: cannot map the changed lines onto " + t.target + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+// After the seeds: the tests whose corpus reaches no changed function get no fuzzing time,
+// when others do. When none does, the change is in code no corpus reaches yet, and every
+// test is fuzzed (any may be the one to reach it); when no changed line has code in these
+// targets, none is.
+void focus_on_change(std::vector<FuzzTestResult>& tests, std::vector<SliceFocus>& foci,
+                     std::vector<FuzzRounds::State>& states, Reporter& reporter) {
+  bool any_code = false, any_reaches = false;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    FuzzTestResult::ChangeReach reach;
+    if (foci[i].focus == nullptr) {
+      reach.reaches_function = tests[i].error.empty();
+    } else {
+      reach.lines = foci[i].focus->lines.size();
+      reach.reaches_function = foci[i].focus->reaches_changed_function(foci[i].reached);
+      any_code = any_code || std::any_of(foci[i].focus->counters->begin(), foci[i].focus->counters->end(),
+                                         [](bool b) { return b; });
+    }
+    any_reaches = any_reaches || reach.reaches_function;
+    tests[i].change = reach;
+  }
+  if (!any_code && std::all_of(foci.begin(), foci.end(), [](const SliceFocus& f) { return f.focus != nullptr; })) {
+    reporter.warning("--since: no changed line is in these targets' instrumented code: nothing to fuzz");
+  } else if (!any_reaches) {
+    reporter.warning("--since: no fuzz test's corpus reaches a changed function yet: every test is fuzzed");
+    return;
+  }
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    if (tests[i].change->reaches_function || states[i] == FuzzRounds::State::Ended) continue;
+    tests[i].change->skipped = true;
+    states[i] = FuzzRounds::State::Ended;
+  }
+}
+
+// The summary's figures on the change: each test's, and the run's over all targets.
+ChangeSummary summarize_change(const RunOptions& options, const ChangedLines& changed,
+                               std::vector<FuzzTestResult>& tests, const std::vector<SliceFocus>& foci) {
+  ChangeSummary s;
+  s.since = options.since;
+  s.lines = changed.count();
+  std::set<std::pair<std::string, std::uint32_t>> with_code, reached;
+  std::set<std::string> functions;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    const ChangeFocus* focus = foci[i].focus;
+    if (focus == nullptr) continue;
+    if (tests[i].change) tests[i].change->lines_reached = focus->lines_reached(foci[i].reached);
+    functions.insert(focus->functions.begin(), focus->functions.end());
+    for (const auto& l : focus->lines) {
+      with_code.insert({l.file, l.line});
+      if (std::any_of(l.counters.begin(), l.counters.end(),
+                      [&](std::size_t c) { return c < foci[i].reached.size() && foci[i].reached[c]; })) {
+        reached.insert({l.file, l.line});
+      }
+    }
+  }
+  s.with_code = with_code.size();
+  s.reached = reached.size();
+  s.functions.assign(functions.begin(), functions.end());
+  return s;
+}
+
 int run_several(const RunOptions& options) {
+  // A --since that names nothing git knows is a usage error before anything runs.
+  std::optional<ChangedLines> changed;
+  if (!options.since.empty()) changed = changed_lines_since(options.since, options.srcdir);
   if (options.fuzztime.unlimited() && !options.seeds_only) {
     throw std::runtime_error(
         "fuzzing several fuzz tests needs --fuzztime, the budget they share (e.g. --fuzztime 10m)");
@@ -173,8 +272,21 @@ int run_several(const RunOptions& options) {
   std::vector<FuzzTestResult> tests = resolve_tests(options, reporter);
   std::vector<FuzzRounds::State> states;
   for (const auto& t : tests) states.push_back(t.error.empty() ? FuzzRounds::State::Growing : FuzzRounds::State::Ended);
-  if (run_seeds(options, tests, states, started) && !options.seeds_only) run_rounds(options, tests, states, started);
-  print_summary(stdout, options.json, tests, Clock::now() - started);
+  std::map<std::string, ChangeFocus> targets_focus;
+  std::vector<SliceFocus> foci(tests.size());
+  if (changed) {
+    targets_focus = map_changes_per_target(tests, *changed, reporter);
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+      auto it = targets_focus.find(tests[i].target);
+      if (it != targets_focus.end()) foci[i].focus = &it->second;
+    }
+  }
+  bool go_on = run_seeds(options, tests, foci, states, started);
+  if (changed) focus_on_change(tests, foci, states, reporter);
+  if (go_on && !options.seeds_only) run_rounds(options, tests, foci, states, started);
+  std::optional<ChangeSummary> change;
+  if (changed) change = summarize_change(options, *changed, tests, foci);
+  print_summary(stdout, options.json, tests, Clock::now() - started, change ? &*change : nullptr);
   bool errors = false, failed = false;
   for (const auto& t : tests) {
     errors = errors || !t.error.empty();
@@ -203,7 +315,8 @@ int run_several_reporting_errors(const RunOptions& options) {
 }  // namespace
 
 bool wants_several_tests(const RunOptions& options) {
-  if (options.targets.size() > 1 || options.all) return true;
+  // --since chooses among every test of the targets.
+  if (options.targets.size() > 1 || options.all || !options.since.empty()) return true;
   if (options.fuzz.empty()) return false;
   try {
     return describe_target(options.target, options.srcdir, fuzzing_environment()).matching(options.fuzz).size() > 1;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ struct RunOptions {
   // the verdict to the summary.
   bool slice = false;
   std::vector<std::string> dictionaries;  // --dict files
+  // --since: a git revision, or "-" for a unified diff on stdin; every fuzz test is considered
+  // (as with --all) and the time goes to those reaching the change (change_focus.h).
+  std::string since;
+  // Set by multi_run.h for each slice under --since: one flag per counter, in a changed
+  // function; corpus entries reaching one are focused (core/corpus.h).
+  std::shared_ptr<const std::vector<bool>> focus;
 };
 
 }  // namespace cfuzz::driver

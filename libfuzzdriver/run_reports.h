@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ struct FuzzTestResult {
   std::chrono::nanoseconds time{};
   bool finished = false;  // some slice ran to its end and counted what it did
   std::uint64_t execs = 0, new_interesting = 0, corpus = 0;
+  // Under --since (change_focus.h).
+  struct ChangeReach {
+    bool reaches_function = false;  // its corpus reached a changed function after its seeds
+    bool skipped = false;           // so it was not fuzzed: it reaches none, and others do
+    std::size_t lines = 0;          // changed lines with code in its target
+    std::size_t lines_reached = 0;  // of those, reached by its corpus at the end
+  };
+  std::optional<ChangeReach> change;
 
   bool failed() const { return !failures.empty(); }
 };

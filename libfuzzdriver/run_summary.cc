@@ -17,9 +17,17 @@ std::string summary_line(const FuzzTestResult& r) {
   line.resize(6, ' ');
   line += r.test + " (" + r.target + "): ";
   if (!r.error.empty()) return line + r.error + "\n";
-  if (!r.finished) return line + "not fuzzed, " + format_elapsed(r.time) + "\n";
+  if (r.change && r.change->skipped) {
+    return line + "not fuzzed: reaches no changed function, " + format_elapsed(r.time) + "\n";
+  }
+  std::string reach;
+  if (r.change) {
+    reach =
+        ", changed lines reached: " + std::to_string(r.change->lines_reached) + "/" + std::to_string(r.change->lines);
+  }
+  if (!r.finished) return line + "not fuzzed, " + format_elapsed(r.time) + reach + "\n";
   return line + "execs: " + std::to_string(r.execs) + ", corpus: " + std::to_string(r.corpus) +
-         ", new interesting: " + std::to_string(r.new_interesting) + ", " + format_elapsed(r.time) + "\n";
+         ", new interesting: " + std::to_string(r.new_interesting) + ", " + format_elapsed(r.time) + reach + "\n";
 }
 
 json summary_event(const FuzzTestResult& r) {
@@ -35,6 +43,12 @@ json summary_event(const FuzzTestResult& r) {
          {"new_interesting", r.new_interesting},
          {"failures", r.failures.size()}};
   if (!r.error.empty()) j["error"] = r.error;
+  if (r.change) {
+    j["reaches_change"] = r.change->reaches_function;
+    j["fuzzed"] = !r.change->skipped;
+    j["changed_lines"] = r.change->lines;
+    j["changed_lines_reached"] = r.change->lines_reached;
+  }
   return j;
 }
 
@@ -60,7 +74,7 @@ void print_slice_start(std::FILE* out, bool json_lines, const FuzzTestResult& te
 }
 
 void print_summary(std::FILE* out, bool json_lines, const std::vector<FuzzTestResult>& results,
-                   std::chrono::nanoseconds elapsed) {
+                   std::chrono::nanoseconds elapsed, const ChangeSummary* change) {
   std::size_t failed = 0, errors = 0;
   for (const auto& r : results) {
     errors += r.error.empty() ? 0 : 1;
@@ -69,15 +83,28 @@ void print_summary(std::FILE* out, bool json_lines, const std::vector<FuzzTestRe
   std::string text;
   if (json_lines) {
     for (const auto& r : results) text += summary_event(r).dump() + "\n";
-    text += json{{"event", "done"},
-                 {"elapsed", seconds(elapsed)},
-                 {"tests", results.size()},
-                 {"failed", failed},
-                 {"errors", errors}}
-                .dump() +
-            "\n";
+    json done{{"event", "done"},
+              {"elapsed", seconds(elapsed)},
+              {"tests", results.size()},
+              {"failed", failed},
+              {"errors", errors}};
+    if (change) {
+      done["since"] = change->since;
+      done["changed_lines"] = change->lines;
+      done["changed_lines_with_code"] = change->with_code;
+      done["changed_lines_reached"] = change->reached;
+      done["changed_functions"] = change->functions;
+    }
+    text += done.dump() + "\n";
   } else {
     text = "--- summary: " + std::to_string(results.size()) + " fuzz tests, " + format_elapsed(elapsed) + "\n";
+    if (change) {
+      std::string in;
+      for (const auto& f : change->functions) in += (in.empty() ? "" : ", ") + f;
+      text += "--- changed since " + change->since + ": " + std::to_string(change->lines) + " lines, " +
+              std::to_string(change->with_code) + " with code" + (in.empty() ? "" : " (in " + in + ")") + ", " +
+              std::to_string(change->reached) + " reached\n";
+    }
     for (const auto& r : results) text += summary_line(r);
     text += failed + errors > 0 ? "FAIL\n" : "PASS\n";
   }
