@@ -77,6 +77,7 @@ void Worker::start() {
   }
   spec.env = config_.env;
   spec.fds = {{req_r, rpc::kRequestFd}, {resp_w, rpc::kResponseFd}, {shm_->fd(), rpc::kShmFd}, {out_w, 1}, {out_w, 2}};
+  auto spawned = Clock::now();
   try {
     process_ = Process::spawn(spec);
   } catch (...) {
@@ -117,7 +118,7 @@ void Worker::start() {
     throw std::runtime_error("worker for " + config_.test +
                              " describes itself differently from the target (was it rebuilt during the run?)");
   }
-  growth_.started(WorkerGrowth::Clock::now());
+  growth_.started(WorkerGrowth::Clock::now(), WorkerGrowth::Clock::now() - spawned);
 }
 
 bool Worker::outgrown() {

@@ -1,10 +1,13 @@
 #include "libfuzzdriver/worker_growth.h"
 
+#include <algorithm>
+
 namespace cfuzz::driver {
 
-void WorkerGrowth::started(Clock::time_point now) {
+void WorkerGrowth::started(Clock::time_point now, Clock::duration cost) {
   started_ = now;
   base_mb_ = 0;
+  min_age_ = std::max<Clock::duration>(kMinAge, cost * kAgePerStartCost);
 }
 
 bool WorkerGrowth::outgrown(std::uint64_t rss_mb, Clock::time_point now) {
@@ -13,7 +16,7 @@ bool WorkerGrowth::outgrown(std::uint64_t rss_mb, Clock::time_point now) {
     base_mb_ = rss_mb;
     return false;
   }
-  return now - started_ >= kMinAge && rss_mb > base_mb_ + limit_mb_;
+  return now - started_ >= min_age_ && rss_mb > base_mb_ + limit_mb_;
 }
 
 }  // namespace cfuzz::driver

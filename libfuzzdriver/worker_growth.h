@@ -16,14 +16,17 @@ class WorkerGrowth {
  public:
   using Clock = std::chrono::steady_clock;
   // A worker younger than this is never replaced, so that one whose working set is
-  // legitimately larger than its first call's is not restarted after every call.
+  // legitimately larger than its first call's is not restarted after every call...
   static constexpr std::chrono::seconds kMinAge{10};
+  // ...nor younger than this many times what its start took, so that restarts cost at
+  // most about 1% of a worker's time even for a target that starts slowly.
+  static constexpr int kAgePerStartCost = 100;
 
   // `limit_mb`: the growth allowed; 0 never replaces.
   explicit WorkerGrowth(std::uint64_t limit_mb) : limit_mb_(limit_mb) {}
 
-  // A new process started at `now`.
-  void started(Clock::time_point now);
+  // A new process started at `now`; starting it took `cost` (spawn to first answer).
+  void started(Clock::time_point now, Clock::duration cost = {});
   // A call of the process ended and it holds `rss_mb`: whether to replace it now. The
   // first report after started() is the size the growth is measured from.
   bool outgrown(std::uint64_t rss_mb, Clock::time_point now);
@@ -34,6 +37,7 @@ class WorkerGrowth {
   std::uint64_t limit_mb_;
   std::uint64_t base_mb_ = 0;  // 0: no call has ended since the start
   Clock::time_point started_{};
+  Clock::duration min_age_ = kMinAge;
 };
 
 }  // namespace cfuzz::driver

@@ -30,6 +30,15 @@ TEST(WorkerGrowth, AYoungWorkerIsNotReplaced) {
   EXPECT_TRUE(g.outgrown(500, t0 + WorkerGrowth::kMinAge));
 }
 
+TEST(WorkerGrowth, AWorkerThatStartsSlowlyLivesAHundredTimesItsStart) {
+  WorkerGrowth g(10);
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0, seconds(2));
+  EXPECT_FALSE(g.outgrown(50, t0));
+  EXPECT_FALSE(g.outgrown(500, t0 + seconds(199)));
+  EXPECT_TRUE(g.outgrown(500, t0 + seconds(200)));
+}
+
 TEST(WorkerGrowth, ANewProcessMeasuresAfresh) {
   WorkerGrowth g(10);
   auto t0 = WorkerGrowth::Clock::now();
