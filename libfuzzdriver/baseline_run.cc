@@ -33,8 +33,8 @@ bool current_holds(SharedMemory& shm, const corpus::Entry& values) {
 }  // namespace
 
 void Coordinator::baseline_passed(std::size_t index, const std::vector<std::uint32_t>& features) {
-  for (std::uint32_t f : features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
-  note_features(index, features);
+  session_.measured(index, features);
+  cache_features(index, features);
   scheduler_.baseline_ran(1);
 }
 
@@ -43,7 +43,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
   entries.reserve(job.batch.size());
   {
     MutexLock lock(mu_);
-    for (std::size_t i : job.batch) entries.push_back(corpus_.at(i));
+    for (std::size_t i : job.batch) entries.push_back(session_.corpus().at(i));
   }
   std::vector<const corpus::Entry*> values;
   for (const auto& e : entries) values.push_back(&e.values);

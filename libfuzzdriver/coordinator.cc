@@ -31,8 +31,6 @@ using std::chrono::milliseconds;
 
 namespace {
 
-constexpr std::uint64_t kDefaultMaxLen = 4096;
-constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 // How often the cache directory is checked for entries other runs wrote.
 constexpr std::chrono::seconds kSyncInterval{2};
 
@@ -101,8 +99,9 @@ WorkerConfig Coordinator::worker_config() const {
   return c;
 }
 
-void Coordinator::load_corpus() {
-  core::Corpus* corpus = &corpus_;  // the callbacks below run here, with the lock held
+core::Corpus Coordinator::load_corpus() {
+  core::Corpus loaded;
+  core::Corpus* corpus = &loaded;
   auto add = [&](std::string name, core::Origin origin, corpus::Entry values) {
     corpus->add(core::make_corpus_entry(std::move(name), origin, std::move(values)));
   };
@@ -134,6 +133,7 @@ void Coordinator::load_corpus() {
                       std::to_string(limit >> 20) + " MiB in " + cache_dir_ +
                       ", unread (first: " + skipped.too_large.front() + ")");
   }
+  return loaded;
 }
 
 int Coordinator::run() {
@@ -163,25 +163,36 @@ int Coordinator::run() {
   }
   {
     MutexLock lock(mu_);  // no other thread yet: for the analysis' sake
-    for (const auto& path : opts_.dictionaries) dictionary_.add_user_words(core::parse_dictionary_file(path));
-    load_corpus();
-    std::uint64_t largest = corpus_.longest_byte_value();
-    max_len_ = opts_.max_len != 0 ? opts_.max_len : std::min(kMaxDefaultMaxLen, std::max(kDefaultMaxLen, largest));
+    std::vector<std::string> words;
+    for (const auto& path : opts_.dictionaries) {
+      std::vector<std::string> more = core::parse_dictionary_file(path);
+      words.insert(words.end(), more.begin(), more.end());
+    }
+    core::Corpus loaded = load_corpus();
+    std::uint64_t largest = loaded.longest_byte_value();
+    max_len_ = opts_.max_len != 0 ? opts_.max_len : core::default_max_len(largest);
     slot_capacity_ = std::max(max_len_, largest);
-    mask_.assign(target_.counters, 0);
+    core::FuzzSession::Settings search;
+    search.counters = target_.counters;
+    search.max_len = max_len_;
+    search.len_control = opts_.len_control;
+    search.master_seed = opts_.seed ? *opts_.seed
+                                    : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
+                                          (static_cast<std::uint64_t>(getpid()) << 32);
+    search.repeatable = core::repeatable_calls(opts_.seed.has_value(), opts_.fuzztime.count.has_value());
+    search.focus = opts_.focus ? &*opts_.focus : nullptr;
+    session_ = core::FuzzSession(search, std::move(loaded));
+    session_.dictionary().add_user_words(words);
     Scheduler::Settings s;
     s.workers = parallel_;
     s.exec_budget = opts_.fuzztime.count;
     s.seeded = opts_.seed.has_value();
-    s.master_seed = opts_.seed ? *opts_.seed
-                               : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
-                                     (static_cast<std::uint64_t>(getpid()) << 32);
-    s.length = core::LengthControl(max_len_, largest, opts_.len_control);
     scheduler_ = Scheduler(s);
     std::size_t known = use_baseline_cache();
-    spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known, corpus_.size());
+    spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known,
+                  session_.corpus().size());
     spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path,
-                  test_.name, target_.counters, corpus_.size(), cache_dir_, max_len_);
+                  test_.name, target_.counters, session_.corpus().size(), cache_dir_, max_len_);
     reporter_.baseline(Clock::now() - start_, scheduler_.baseline_done(),
                        scheduler_.baseline_total());  // some known from the last run
   }
@@ -235,7 +246,7 @@ int Coordinator::run() {
     fuzzed = scheduler_.fuzzing();
     baseline_done = scheduler_.baseline_done();
     baseline_total = scheduler_.baseline_total();
-    recommended = dictionary_.recommended();
+    recommended = session_.dictionary().recommended();
   }
   Progress p = progress_now(Clock::now() - start_);
   double secs = std::chrono::duration<double>(p.elapsed).count();
@@ -342,37 +353,30 @@ void Coordinator::sync_from_cache() {
 
 std::vector<bool> Coordinator::reached_counters() {
   MutexLock lock(mu_);
-  std::vector<bool> reached(mask_.size(), false);
-  for (std::size_t c = 0; c < mask_.size(); ++c) reached[c] = mask_[c] != 0;
+  const std::vector<std::uint8_t>& mask = session_.mask();
+  std::vector<bool> reached(mask.size(), false);
+  for (std::size_t c = 0; c < mask.size(); ++c) reached[c] = mask[c] != 0;
   return reached;
 }
 
-void Coordinator::mark_focus(std::size_t i, const std::vector<std::uint32_t>& features) {
-  if (!opts_.focus) return;
-  const std::vector<bool>& focus = *opts_.focus;
-  corpus_.at(i).focused = std::any_of(features.begin(), features.end(),
-                                      [&](std::uint32_t f) { return f / 8 < focus.size() && focus[f / 8]; });
-}
-
-void Coordinator::note_features(std::size_t i, const std::vector<std::uint32_t>& features) {
-  corpus_.set_features(i, features);
-  mark_focus(i, features);
-  baseline_cache_.put(corpus_.at(i).key, features);
+void Coordinator::cache_features(std::size_t i, const std::vector<std::uint32_t>& features) {
+  baseline_cache_.put(session_.corpus().at(i).key, features);
 }
 
 std::size_t Coordinator::use_baseline_cache() {
   binary_identity_ = BaselineCache::binary_identity(target_.abs_path, target_.counters);
   // Only the entries of this cache are kept: the file may be anyone's, of any size.
+  const core::Corpus& corpus = session_.corpus();
   std::unordered_set<std::uint64_t> cached;
-  for (std::size_t i = 0; i < corpus_.size(); ++i) {
-    if (corpus_.at(i).origin == core::Origin::Cache) cached.insert(corpus_.at(i).key);
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (corpus.at(i).origin == core::Origin::Cache) cached.insert(corpus.at(i).key);
   }
   baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_,
                                         [&](std::uint64_t key) { return cached.count(key) != 0; });
   std::size_t known = 0;
   std::vector<std::size_t> queue;  // the entries the baseline runs
-  for (std::size_t i = 0; i < corpus_.size(); ++i) {
-    const core::CorpusEntry& e = corpus_.at(i);
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    const core::CorpusEntry& e = corpus.at(i);
     // Seeds and testdata always run: a failing one is a failing test, and they are few.
     const std::vector<std::uint32_t>* features =
         e.origin == core::Origin::Cache ? baseline_cache_.find(e.key) : nullptr;
@@ -382,12 +386,10 @@ std::size_t Coordinator::use_baseline_cache() {
       queue.push_back(i);
       continue;
     }
-    for (std::uint32_t f : *features) mask_[f / 8] |= static_cast<std::uint8_t>(1u << (f % 8));
-    corpus_.set_features(i, *features);
-    mark_focus(i, *features);
+    session_.measured(i, *features);
     ++known;
   }
-  scheduler_.plan_baseline(corpus_.size(), std::move(queue));
+  scheduler_.plan_baseline(corpus.size(), std::move(queue));
   return known;
 }
 
@@ -399,8 +401,9 @@ void Coordinator::save_baseline_cache() {
   {
     MutexLock lock(mu_);
     std::vector<std::uint64_t> kept;
-    for (std::size_t i = 0; i < corpus_.size(); ++i) {
-      std::uint64_t key = corpus_.at(i).key;
+    const core::Corpus& corpus = session_.corpus();
+    for (std::size_t i = 0; i < corpus.size(); ++i) {
+      std::uint64_t key = corpus.at(i).key;
       if (baseline_cache_.find(key) != nullptr) kept.push_back(key);
     }
     if (!baseline_cache_.changed() && kept.size() == baseline_cache_.size()) return;
@@ -441,11 +444,12 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   }
   p.new_interesting = new_interesting_;
   p.synced = synced_;
-  p.total = corpus_.size();
-  p.coverage_bits = core::count_bits(mask_.data(), mask_.size());
-  p.covered_counters = core::count_covered(mask_.data(), mask_.size());
-  p.len_limit = scheduler_.len_limit();
-  p.input_to_state_execs = scheduler_.input_to_state_execs();
+  p.total = session_.corpus().size();
+  const std::vector<std::uint8_t>& mask = session_.mask();
+  p.coverage_bits = core::count_bits(mask.data(), mask.size());
+  p.covered_counters = core::count_covered(mask.data(), mask.size());
+  p.len_limit = session_.len_limit();
+  p.input_to_state_execs = session_.input_to_state_execs();
   return p;
 }
 
@@ -476,7 +480,7 @@ void Coordinator::settle(std::uint64_t reserved, std::uint64_t used, bool shrink
   {
     MutexLock lock(mu_);
     scheduler_.settle(reserved, used);
-    if (shrinking) scheduler_.shrink_spent(used);
+    if (shrinking) session_.shrink_spent(used);
   }
   cv_.notify_all();
 }
@@ -485,10 +489,8 @@ Job Coordinator::next_job() {
   MutexLock lock(mu_);
   for (;;) {
     Job j;
-    switch (scheduler_.next(corpus_, &j)) {
-      case Scheduler::Step::Job:
-        if (j.kind == Job::Kind::Fuzz) j.dictionary = dictionary_.words_for_calls();
-        return j;
+    switch (scheduler_.next(session_, &j)) {
+      case Scheduler::Step::Job: return j;
       case Scheduler::Step::Wait: lock.wait_for(cv_, milliseconds(50)); break;
       case Scheduler::Step::BeginFuzzing:
         if (opts_.seeds_only) {
@@ -496,13 +498,7 @@ Job Coordinator::next_job() {
           cv_.notify_all();
           break;
         }
-        if (corpus_.empty()) {
-          // Go fuzzes the zero values when there is nothing else.
-          corpus::Entry zero;
-          for (auto t : test_.types) zero.push_back(corpus::zero_value(t));
-          corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
-          reporter_.warning("starting with empty corpus");
-        }
+        if (session_.begin_fuzzing(test_.types)) reporter_.warning("starting with empty corpus");
         // Said before the first fuzz job goes out, with the lock held, so that no failure
         // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
         reporter_.fuzzing_started(Clock::now() - start_, scheduler_.baseline_total(), parallel_);
@@ -650,13 +646,12 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
   const CachedEntry& entry = *job.synced;
   if (run_once(w, job, entry.values, nullptr) != OnceResult::Passed) return;
   core::ShmView shm = w.shm().view();
-  std::vector<std::uint32_t> features = core::Corpus::features_of(shm.snapshot(), target_.counters);
   MutexLock lock(mu_);
   // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
-  if (core::merge_into_mask(mask_.data(), shm.snapshot(), mask_.size()) == 0) return;
-  if (!corpus_.add(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values))) return;
-  note_features(corpus_.size() - 1, features);
-  scheduler_.corpus_grew();
+  auto admitted = session_.admit(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values), shm.snapshot(),
+                                 scheduler_.execs_done());
+  if (!admitted) return;
+  cache_features(admitted->index, admitted->features);
   ++synced_;
 }
 
@@ -664,13 +659,13 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   corpus::Entry base, splice;
   {
     MutexLock lock(mu_);
-    base = corpus_.at(job.entry).values;
-    splice = corpus_.at(job.splice).values;
-    std::memcpy(w.shm().view().mask(), mask_.data(), mask_.size());
+    base = session_.corpus().at(job.call.plan.entry).values;
+    splice = session_.corpus().at(job.call.plan.splice).values;
+    std::memcpy(w.shm().view().mask(), session_.mask().data(), session_.mask().size());
   }
   rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
-  Reply<rpc::FuzzResult> r = w.fuzz(params, milliseconds(job.deadline_ms != 0 ? job.deadline_ms : 600000));
+  Reply<rpc::FuzzResult> r = w.fuzz(params, milliseconds(params.deadline_ms != 0 ? params.deadline_ms : 600000));
   in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
   settle(job.limit, r.execs);
 
@@ -688,20 +683,12 @@ rpc::FuzzParams Coordinator::prepare_fuzz_call(Worker& w, const Job& job, const 
                                                const corpus::Entry& splice) {
   core::ShmView shm = w.shm().view();
   core::store_entry(shm.base(), base, w.shm().input_area_size());
-  if (job.splice != job.entry) {
+  if (job.call.plan.splice != job.call.plan.entry) {
     core::store_entry(shm.splice(), splice, w.shm().input_area_size());
   } else {
     shm.splice().count = 0;
   }
-  rpc::FuzzParams params;
-  params.seed = job.seed;
-  params.limit = job.limit;
-  params.deadline_ms = job.deadline_ms;
-  params.max_len = job.max_len;
-  params.dictionary = *job.dictionary;
-  params.input_to_state = job.input_to_state;
-  params.input_to_state_from = job.input_to_state_from;
-  return params;
+  return job.call.params;
 }
 
 CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& why) {
@@ -726,15 +713,10 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
       const rpc::FuzzResult& res = r.result;
       {
         MutexLock lock(mu_);
-        dictionary_.note_constants(res.new_words);
-        if (res.status == rpc::Status::Interesting) dictionary_.credit(res.useful_words);
-        if (job.input_to_state != 0) {
-          core::note_input_to_state(corpus_.at(job.entry), res.input_to_state_next, res.input_to_state_done);
-          scheduler_.input_to_state_spent(std::min(res.input_to_state_execs, r.execs));
-        }
+        session_.absorb(job.call, res);
       }
       if (r.verdict() == CallOutcome::Verdict::Interesting) {
-        handle_interesting(w, job.entry);
+        handle_interesting(w, job.call.plan.entry);
       } else if (r.verdict() == CallOutcome::Verdict::Failed) {
         handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
       }

@@ -24,8 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/corpus.h"
-#include "core/dictionary.h"
+#include "core/fuzz_session.h"
 #include "libfuzzdriver/baseline_cache.h"
 #include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/cache_writes.h"
@@ -58,8 +57,8 @@ class Coordinator {
   std::vector<bool> reached_counters() CFUZZ_EXCLUDES(mu_);
 
  private:
-  // Setup (coordinator.cc).
-  void load_corpus() CFUZZ_REQUIRES(mu_);
+  // Setup (coordinator.cc): the seeds, testdata and cache entries.
+  core::Corpus load_corpus();
   WorkerConfig worker_config() const;
 
   // The main thread.
@@ -69,10 +68,8 @@ class Coordinator {
   Progress progress_now(std::chrono::nanoseconds elapsed) CFUZZ_EXCLUDES(mu_);
   // Appends the run's figures to the stats file beside the cache (stats_log.h).
   void record_stats(const Progress& p);
-  // Entry i's coverage, for its schedule and for the next run's baseline.
-  void note_features(std::size_t i, const std::vector<std::uint32_t>& features) CFUZZ_REQUIRES(mu_);
-  // Under --since: whether entry i reaches a changed function (core/corpus.h's focus).
-  void mark_focus(std::size_t i, const std::vector<std::uint32_t>& features) CFUZZ_REQUIRES(mu_);
+  // Entry i's coverage, kept for the next run's baseline.
+  void cache_features(std::size_t i, const std::vector<std::uint32_t>& features) CFUZZ_REQUIRES(mu_);
   // Takes what an earlier run of this binary measured of the corpus, and plans the
   // baseline of the rest; returns how many entries it knew.
   std::size_t use_baseline_cache() CFUZZ_REQUIRES(mu_);
@@ -177,10 +174,9 @@ class Coordinator {
   Mutex mu_;
   std::condition_variable cv_;  // a job may be ready: the scheduler changed
   Scheduler scheduler_ CFUZZ_GUARDED_BY(mu_){Scheduler::Settings{}};
-  core::Corpus corpus_ CFUZZ_GUARDED_BY(mu_);
-  core::Dictionary dictionary_ CFUZZ_GUARDED_BY(mu_);
-  std::vector<std::uint8_t> mask_ CFUZZ_GUARDED_BY(mu_);  // every feature the corpus reaches
-  BaselineCache baseline_cache_ CFUZZ_GUARDED_BY(mu_);    // the features of every entry, as this binary measured them
+  // The search: corpus, mask, dictionary, the calls' plans (core/fuzz_session.h).
+  core::FuzzSession session_ CFUZZ_GUARDED_BY(mu_){core::FuzzSession::Settings{}};
+  BaselineCache baseline_cache_ CFUZZ_GUARDED_BY(mu_);  // the features of every entry, as this binary measured them
   std::uint64_t new_interesting_ CFUZZ_GUARDED_BY(mu_) = 0;
   std::uint64_t synced_ CFUZZ_GUARDED_BY(mu_) = 0;      // entries from other runs that added coverage here
   bool failure_claimed_ CFUZZ_GUARDED_BY(mu_) = false;  // a worker is handling the failure that ends the run

@@ -54,19 +54,16 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   std::size_t n = target_.counters;
   corpus::Entry values = core::load_entry(shm.current(), w.shm().input_area_size());
   std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
-  std::vector<std::uint8_t> keep(n);
-  std::size_t fresh = 0;
+  core::NewCoverage fresh;
   std::uint64_t shrink_budget;
   {
     // Another worker may have found the same coverage meanwhile (Go's stale reports).
     MutexLock lock(mu_);
-    for (std::size_t i = 0; i < n; ++i) {
-      keep[i] = static_cast<std::uint8_t>(snapshot[i] & ~mask_[i]);
-      fresh += keep[i] != 0;
-    }
-    shrink_budget = scheduler_.shrink_grant();
+    fresh = session_.new_coverage(snapshot.data());
+    shrink_budget = session_.shrink_grant(scheduler_.execs_done());
   }
-  if (fresh == 0) return;
+  if (fresh.counters == 0) return;
+  const std::vector<std::uint8_t>& keep = fresh.keep;
 
   corpus::Entry best = values;
   if (!opts_.minimize_time.is_zero() && shrink_budget != 0) {
@@ -112,17 +109,14 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   e.name = content_name(e.key);
   std::size_t added;
   std::uint64_t execs;
-  std::vector<std::uint32_t> features = core::Corpus::features_of(snapshot.data(), n);
   {
     MutexLock lock(mu_);
-    added = core::merge_into_mask(mask_.data(), snapshot.data(), n);
-    if (added == 0) return;
-    if (!corpus_.add(e)) return;
-    note_features(corpus_.size() - 1, features);
-    corpus_.at(parent).found++;
-    new_interesting_++;
-    scheduler_.corpus_grew();
     execs = scheduler_.execs_done();
+    auto admitted = session_.admit(e, snapshot.data(), execs, parent);
+    if (!admitted) return;
+    added = admitted->bits;
+    cache_features(admitted->index, admitted->features);
+    new_interesting_++;
   }
   // Known before it is on disk: the cache watcher must not take it for another run's.
   watcher_->note_known(e.name);
@@ -370,7 +364,7 @@ void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::E
   core::ShmView shm = w.shm().view();
   {
     MutexLock lock(mu_);
-    std::memcpy(shm.mask(), mask_.data(), mask_.size());
+    std::memcpy(shm.mask(), session_.mask().data(), session_.mask().size());
   }
   rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
   params.limit = std::max<std::uint64_t>(first.execs, 1);  // up to where the first call got, checking each input

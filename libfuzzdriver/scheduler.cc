@@ -13,7 +13,7 @@ constexpr std::size_t kBaselineBatch = 256;
 
 }  // namespace
 
-Scheduler::Scheduler(Settings s) : settings_(s), length_(s.length) { rng_.reseed(s.master_seed, 0x5eed); }
+Scheduler::Scheduler(Settings s) : settings_(s) {}
 
 void Scheduler::plan_baseline(std::size_t total, std::vector<std::size_t> queue) {
   baseline_total_ = total;
@@ -61,7 +61,7 @@ Job Scheduler::baseline_batch(std::uint64_t budget) {
   return j;
 }
 
-Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
+Scheduler::Step Scheduler::next(core::FuzzSession& session, Job* job) {
   *job = Job{};
   if (stop_) return Step::Job;
   // Baseline first: every corpus entry runs once, and its coverage goes into the mask.
@@ -104,17 +104,10 @@ Scheduler::Step Scheduler::next(core::Corpus& corpus, Job* job) {
     std::uint64_t share = (left + workers - 1) / workers;
     per_call = reserve(per_call != 0 ? std::min(per_call, share) : share);
   }
-  core::FuzzCallPlan plan = core::plan_fuzz_call(corpus, rng_, settings_.master_seed, calls_++, repeatable(),
-                                                 input_to_state_budget_.allows(execs_done_));
   job->kind = Job::Kind::Fuzz;
   job->limit = per_call;
-  job->deadline_ms = plan.deadline_ms;
-  job->entry = plan.entry;
-  job->splice = plan.splice;
-  job->seed = plan.seed;
-  job->input_to_state = plan.input_to_state;
-  job->input_to_state_from = plan.input_to_state_from;
-  job->max_len = length_.limit(execs_done_);
+  job->call = session.next_call(execs_done_);
+  job->call.params.limit = per_call;
   return Step::Job;
 }
 

@@ -13,11 +13,16 @@
 namespace cfuzz::driver {
 namespace {
 
-core::Corpus corpus_of(std::size_t n) {
-  core::Corpus c;
+// A session over n entries, the longest of 16 bytes ("entry 1234567890").
+core::FuzzSession corpus_of(std::size_t n, bool repeatable = false) {
+  core::FuzzSession::Settings st;
+  st.counters = 64;
+  st.master_seed = 42;
+  st.repeatable = repeatable;
+  core::FuzzSession c(st);
   for (std::size_t i = 0; i < n; ++i) {
-    std::string s = "entry " + std::to_string(i);
-    c.add(core::make_corpus_entry(s, core::Origin::Cache, {corpus::Bytes(s.begin(), s.end())}));
+    std::string s = "entry " + std::to_string(1234567890 + i);
+    c.corpus().add(core::make_corpus_entry(s, core::Origin::Cache, {corpus::Bytes(s.begin(), s.end())}));
   }
   return c;
 }
@@ -26,10 +31,11 @@ Scheduler::Settings settings(int workers, std::optional<std::uint64_t> budget = 
   Scheduler::Settings s;
   s.workers = workers;
   s.exec_budget = budget;
-  s.master_seed = 42;
-  s.length = core::LengthControl(4096, 16, 100);
   return s;
 }
+
+// What the coordinator does when the scheduler says fuzzing begins.
+void begin(core::FuzzSession& session) { session.begin_fuzzing({corpus::Type::Bytes}); }
 
 std::vector<std::size_t> all_of(std::size_t n) {
   std::vector<std::size_t> v(n);
@@ -38,7 +44,7 @@ std::vector<std::size_t> all_of(std::size_t n) {
 }
 
 TEST(Scheduler, HandsOutEveryBaselineEntryOnceInShrinkingBatches) {
-  core::Corpus corpus = corpus_of(1000);
+  core::FuzzSession corpus = corpus_of(1000);
   Scheduler s(settings(2));
   s.plan_baseline(1000, all_of(1000));
   std::multiset<std::size_t> seen;
@@ -59,7 +65,7 @@ TEST(Scheduler, HandsOutEveryBaselineEntryOnceInShrinkingBatches) {
 }
 
 TEST(Scheduler, BeginsFuzzingOnceAfterTheLastBaselineEntryIsDone) {
-  core::Corpus corpus = corpus_of(3);
+  core::FuzzSession corpus = corpus_of(3);
   Scheduler s(settings(1));
   s.plan_baseline(3, all_of(3));
   Job j;
@@ -80,32 +86,35 @@ TEST(Scheduler, BeginsFuzzingOnceAfterTheLastBaselineEntryIsDone) {
   s.baseline_ran(1);
   EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
   EXPECT_TRUE(s.fuzzing());
+  begin(corpus);
   ASSERT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
   EXPECT_EQ(j.kind, Job::Kind::Fuzz);
-  EXPECT_LT(j.entry, 3u);
+  EXPECT_LT(j.call.plan.entry, 3u);
   EXPECT_EQ(j.limit, 0u);  // unlimited: bounded by time
-  EXPECT_NE(j.deadline_ms, 0u);
-  EXPECT_EQ(j.max_len, 16u);  // the length control's start: the longest value
+  EXPECT_NE(j.call.params.deadline_ms, 0u);
+  EXPECT_EQ(j.call.params.max_len, 16u);  // the length control's start: the longest value
 }
 
 TEST(Scheduler, AKnownBaselineGoesStraightToFuzzing) {
-  core::Corpus corpus = corpus_of(5);
+  core::FuzzSession corpus = corpus_of(5);
   Scheduler s(settings(2));
   s.plan_baseline(5, {});
   EXPECT_EQ(s.baseline_done(), 5u);
   Job j;
   EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+  begin(corpus);
   ASSERT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
   EXPECT_EQ(j.kind, Job::Kind::Fuzz);
 }
 
 TEST(Scheduler, EntriesFromOtherRunsComeBeforeFuzzCalls) {
-  core::Corpus corpus = corpus_of(2);
+  core::FuzzSession corpus = corpus_of(2);
   Scheduler s(settings(1));
   EXPECT_FALSE(s.takes_synced_entries());  // not during the baseline
   s.plan_baseline(2, {});
   Job j;
   ASSERT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+  begin(corpus);
   EXPECT_TRUE(s.takes_synced_entries());
   s.add_synced(std::make_shared<const CachedEntry>(CachedEntry{"a", {}, {}}));
   EXPECT_FALSE(s.takes_synced_entries());  // until this lot has run
@@ -118,7 +127,7 @@ TEST(Scheduler, EntriesFromOtherRunsComeBeforeFuzzCalls) {
 }
 
 TEST(Scheduler, ACountedBudgetIsNeverOverspent) {
-  core::Corpus corpus = corpus_of(10);
+  core::FuzzSession corpus = corpus_of(10);
   Scheduler s(settings(2, 1000));
   s.plan_baseline(10, all_of(10));
   std::uint64_t used_total = 0;
@@ -126,6 +135,7 @@ TEST(Scheduler, ACountedBudgetIsNeverOverspent) {
   std::vector<Job> running;
   for (int round = 0; round < 10000 && !s.stopped(); ++round) {
     Scheduler::Step step = s.next(corpus, &j);
+    if (step == Scheduler::Step::BeginFuzzing) begin(corpus);
     if (step == Scheduler::Step::Job && j.kind == Job::Kind::Stop) break;
     if (step == Scheduler::Step::Job) {
       running.push_back(j);
@@ -157,7 +167,7 @@ TEST(Scheduler, ACountedBudgetIsNeverOverspent) {
 
 TEST(Scheduler, TheSameSeedPlansTheSameCalls) {
   auto plans = [] {
-    core::Corpus corpus = corpus_of(20);
+    core::FuzzSession corpus = corpus_of(20, /*repeatable=*/true);
     Scheduler::Settings st = settings(1, 1000000);
     st.seeded = true;
     Scheduler s(st);
@@ -165,11 +175,13 @@ TEST(Scheduler, TheSameSeedPlansTheSameCalls) {
     std::vector<std::uint64_t> out;
     Job j;
     EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+    begin(corpus);
     for (int i = 0; i < 50; ++i) {
       EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
       EXPECT_EQ(j.limit, core::kSeededCallExecs);
-      EXPECT_EQ(j.deadline_ms, 0u);
-      out.insert(out.end(), {j.entry, j.splice, j.seed});
+      EXPECT_EQ(j.call.params.limit, core::kSeededCallExecs);
+      EXPECT_EQ(j.call.params.deadline_ms, 0u);
+      out.insert(out.end(), {j.call.plan.entry, j.call.plan.splice, j.call.params.seed});
       s.settle(j.limit, j.limit);
     }
     return out;
@@ -180,42 +192,17 @@ TEST(Scheduler, TheSameSeedPlansTheSameCalls) {
 TEST(Scheduler, ASeededRunBoundedByTimeGetsCallsBoundedByTime) {
   // Only a budget of executions lets a seeded run repeat; bounded by time, it gets what a
   // run without a seed gets: every entry the same time, not the same executions.
-  core::Corpus corpus = corpus_of(20);
+  core::FuzzSession corpus = corpus_of(20);
   Scheduler::Settings st = settings(1);
   st.seeded = true;
   Scheduler s(st);
   s.plan_baseline(20, {});
   Job j;
   EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
+  begin(corpus);
   EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
   EXPECT_EQ(j.limit, 0u);
-  EXPECT_EQ(j.deadline_ms, core::kCallMillis);
-}
-
-TEST(Scheduler, ShrinkingTakesAShareOfTheRun) {
-  Scheduler s(settings(1));
-  EXPECT_EQ(s.shrink_grant(), core::kInterestingMinimizeExecs);  // one full shrink to start with
-  s.shrink_spent(core::kInterestingMinimizeExecs);
-  EXPECT_EQ(s.shrink_grant(), 0u);  // nothing run yet: keep new inputs as found
-  s.settle(0, 40000);
-  EXPECT_EQ(s.shrink_grant(), core::kInterestingMinimizeExecs);  // a quarter of 40000
-}
-
-TEST(Scheduler, TheInputToStateStageTakesAShareOfTheRun) {
-  core::Corpus corpus = corpus_of(1);
-  Scheduler s(settings(1));
-  s.plan_baseline(1, {});
-  Job j;
-  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::BeginFuzzing);
-  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
-  EXPECT_EQ(j.input_to_state, core::kInputToStateCandidates);  // the start allowance
-  s.settle(0, 4096);
-  s.input_to_state_spent(core::InputToStateBudget::kStart + 1024);
-  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
-  EXPECT_EQ(j.input_to_state, 0u);  // the allowance and the quarter of 4096 executions spent
-  s.settle(0, 4);
-  EXPECT_EQ(s.next(corpus, &j), Scheduler::Step::Job);
-  EXPECT_EQ(j.input_to_state, core::kInputToStateCandidates);
+  EXPECT_EQ(j.call.params.deadline_ms, core::kCallMillis);
 }
 
 }  // namespace
