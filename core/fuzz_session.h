@@ -25,14 +25,6 @@
 
 namespace cfuzz::core {
 
-// The longest byte value a run makes when not told (--max-len, -max_len): the longest seed,
-// within these bounds, as libFuzzer chooses its default.
-inline constexpr std::uint64_t kDefaultMaxLen = 4096;
-inline constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
-inline constexpr std::uint64_t default_max_len(std::uint64_t longest_seed) {
-  return std::clamp(longest_seed, kDefaultMaxLen, kMaxDefaultMaxLen);
-}
-
 // One fuzz call: what it mutates (plan.entry, crossed with plan.splice) and its parameters.
 // The caller sets params.limit when a budget of executions bounds it.
 struct FuzzCall {

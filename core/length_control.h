@@ -18,6 +18,14 @@ namespace cfuzz::core {
 
 inline constexpr std::uint64_t kDefaultLenControl = 100;  // libFuzzer's default rate
 
+// The longest byte value a run makes when not told (--max-len, -max_len): the longest seed,
+// within these bounds, as libFuzzer chooses its default.
+inline constexpr std::uint64_t kDefaultMaxLen = 4096;
+inline constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
+inline constexpr std::uint64_t default_max_len(std::uint64_t longest_seed) {
+  return std::clamp(longest_seed, kDefaultMaxLen, kMaxDefaultMaxLen);
+}
+
 class LengthControl {
  public:
   // `rate` 0: no length control, the limit is `max_len` from the start.

@@ -36,7 +36,7 @@ FuzzEngine::FuzzEngine(const RegisteredTest& test, detail::TestState& f, core::S
       shm_(shm),
       hdr_(shm.header()),
       area_size_(shm.header().input_area_size),
-      mutator_(kDefaultMaxLen),
+      mutator_(core::kDefaultMaxLen),
       words_(cmp_table(), base_cmps_) {
   mutator_.set_words(&words_);
   bool typed = false;
@@ -214,7 +214,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
     check_area(shm_.splice(), "splice");
     splice = &shm_.splice();
   }
-  std::uint64_t max_len = p.max_len != 0 ? p.max_len : kDefaultMaxLen;
+  std::uint64_t max_len = p.max_len != 0 ? p.max_len : core::kDefaultMaxLen;
   // A custom mutator makes an encoding of its own, which a short length limit only starves
   // (a compressed stream does not fit in the first 4 bytes, and each mutation then fails its
   // 100 attempts): such a test gets the run's whole length, as libFuzzer gives it.

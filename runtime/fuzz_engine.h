@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/coverage.h"
+#include "core/length_control.h"
 #include "core/mutator.h"
 #include "core/pcg.h"
 #include "core/rpc.h"
@@ -82,7 +83,6 @@ class FuzzEngine {
   std::uint64_t area_size() const { return area_size_; }
 
  private:
-  static constexpr std::uint64_t kDefaultMaxLen = 4096;
   static constexpr std::size_t kNewWordsPerCall = 16;
   // Second replacements tried after each input-to-state candidate (CmpWords::follow_ups),
   // and how many replacements one chain of them may stack.

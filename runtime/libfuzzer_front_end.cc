@@ -19,9 +19,8 @@
 #include "core/corpus.h"
 #include "core/coverage.h"
 #include "core/dictionary.h"
-#include "core/fuzz_call_plan.h"
+#include "core/fuzz_session.h"
 #include "core/input_area.h"
-#include "core/length_control.h"
 #include "core/minimizer.h"
 #include "core/sha1.h"
 #include "corpus_format/codec.h"
@@ -29,6 +28,7 @@
 #include "runtime/crash_handler.h"
 #include "runtime/fuzz_engine.h"
 #include "runtime/input_limits.h"
+#include "runtime/input_shrink.h"
 #include "runtime/leak_check.h"
 #include "runtime/libfuzzer_crash_tools.h"
 #include "runtime/libfuzzer_merge.h"
@@ -49,9 +49,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace rpc = core::rpc;
 using Clock = std::chrono::steady_clock;
-
-constexpr std::uint64_t kDefaultMaxLen = 4096;
-constexpr std::uint64_t kMaxDefaultMaxLen = 1 << 20;
 
 std::uint64_t peak_rss_mb() {
   rusage ru{};
@@ -89,18 +86,8 @@ class FrontEnd {
     int report_fd = 2;
     if ((o_.close_fd_mask & 2) != 0) report_fd = dup(2);
     close_fds();
-    // Read first and counted as libFuzzer counts them (FuzzerDriver.cpp prints this line
-    // before anything else).
-    for (const auto& path : o_.dicts) {
-      try {
-        std::vector<std::string> words = core::parse_dictionary_file(path);
-        say("Dictionary: " + std::to_string(words.size()) + " entries");
-        dictionary_.add_user_words(std::move(words));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "ERROR: %s\n", e.what());
-        return 1;
-      }
-    }
+    std::vector<std::string> user_words;
+    if (!read_dictionaries(&user_words)) return 1;
     std::uint64_t seed = o_.seed != 0 ? o_.seed
                                       : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
                                             static_cast<std::uint64_t>(getpid());
@@ -121,65 +108,21 @@ class FrontEnd {
     new_functions_.emplace(static_cast<std::size_t>(std::max<std::int64_t>(o_.print_funcs, 0)));
 
     std::vector<fs::path> files, dirs;
-    for (const auto& in : o_.inputs) {
-      std::error_code ec;
-      if (fs::is_directory(in, ec)) {
-        dirs.emplace_back(in);
-      } else if (fs::exists(in, ec)) {
-        files.emplace_back(in);
-      } else {
-        std::fprintf(stderr, "ERROR: %s: no such file or directory\n", in.c_str());
-        return 1;
-      }
-    }
-    if (!files.empty() && !dirs.empty()) {
-      std::fprintf(stderr, "ERROR: give either corpus directories or input files, not both\n");
-      return 1;
-    }
     std::vector<std::pair<std::string, std::string>> units;  // name, bytes
-    if (!files.empty()) {
-      for (const auto& p : files) units.emplace_back(p.string(), read_unit(p));
-    } else if (o_.merge_inner == 0) {  // a merge's inner process reads the control file's units
-      for (const auto& d : dirs) {
-        std::vector<fs::path> inside = unit_files(d);
-        for (const auto& p : inside) {
-          std::error_code ec;
-          if (fs::exists(p, ec)) units.emplace_back(p.string(), read_unit(p));  // another process may remove one
-        }
-        char line[64];
-        std::snprintf(line, sizeof line, "INFO: %8zu files found in ", inside.size());
-        say(line + d.string());
-      }
-    }
+    if (!read_inputs(&files, &dirs, &units)) return 1;
     std::uint64_t longest = 0;
     for (const auto& u : units) longest = std::max<std::uint64_t>(longest, u.second.size());
     max_len_ = o_.max_len > 0        ? static_cast<std::uint64_t>(o_.max_len)
-               : o_.merge_inner != 0 ? kMaxDefaultMaxLen
-                                     : std::clamp<std::uint64_t>(longest, kDefaultMaxLen, kMaxDefaultMaxLen);
+               : o_.merge_inner != 0 ? core::kMaxDefaultMaxLen
+                                     : core::default_max_len(longest);
     if (o_.max_len <= 0 && files.empty()) {
       // Worded as libFuzzer words it: ClusterFuzz reads the limit from this line.
       say("INFO: -max_len is not provided; libFuzzer will not generate inputs larger than " + std::to_string(max_len_) +
           " bytes");
     }
     map_region(files.empty() ? max_len_ : std::max<std::uint64_t>(longest, 1));
-    ArtifactSettings a;
-    a.prefix = o_.artifact_prefix;
-    a.exact_path = o_.exact_artifact_path;
-    a.error_exitcode = o_.error_exitcode;
-    a.timeout_exitcode = o_.timeout_exitcode;
-    a.timeout_secs = o_.timeout;
-    a.rss_limit_mb = o_.rss_limit_mb;
-    a.report_fd = report_fd;
-    a.raw_unit = raw_;
-    // As libFuzzer: inputs given as files are run, not saved again; a minimizing step saves
-    // the shorter input that fails.
-    a.save_artifacts = files.empty() || o_.minimize_crash_internal_step;
-    a.final_stats = print_final_stats_on_exit;
-    if (const char* claim = std::getenv(kFailureClaimEnv); claim != nullptr) a.claim_path = claim;
-    a.claim_timeouts = !o_.ignore_timeouts;
-    a.claim_ooms = !o_.ignore_ooms;
+    install_reports(report_fd, !files.empty());
     g_front_end = this;
-    install_libfuzzer_report(a, shm_);
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
@@ -216,8 +159,7 @@ class FrontEnd {
       });
     }
     if (!dirs.empty()) output_dir_ = dirs[0];
-    master_seed_ = seed;
-    rng_.reseed(seed, 0x5eed);
+    start_session(seed, user_words);
     initial_runs(units);
     seeds_done_ = true;
     fuzz();
@@ -229,6 +171,93 @@ class FrontEnd {
   }
 
  private:
+  // Read first and counted as libFuzzer counts them (FuzzerDriver.cpp prints this line
+  // before anything else). False: a file did not parse (said).
+  bool read_dictionaries(std::vector<std::string>* user_words) {
+    for (const auto& path : o_.dicts) {
+      try {
+        std::vector<std::string> words = core::parse_dictionary_file(path);
+        say("Dictionary: " + std::to_string(words.size()) + " entries");
+        user_words->insert(user_words->end(), words.begin(), words.end());
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ERROR: %s\n", e.what());
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The command line's inputs: files to run, or corpus directories and their units. False:
+  // one is missing, or both kinds were given (said).
+  bool read_inputs(std::vector<fs::path>* files, std::vector<fs::path>* dirs,
+                   std::vector<std::pair<std::string, std::string>>* units) {
+    for (const auto& in : o_.inputs) {
+      std::error_code ec;
+      if (fs::is_directory(in, ec)) {
+        dirs->emplace_back(in);
+      } else if (fs::exists(in, ec)) {
+        files->emplace_back(in);
+      } else {
+        std::fprintf(stderr, "ERROR: %s: no such file or directory\n", in.c_str());
+        return false;
+      }
+    }
+    if (!files->empty() && !dirs->empty()) {
+      std::fprintf(stderr, "ERROR: give either corpus directories or input files, not both\n");
+      return false;
+    }
+    if (!files->empty()) {
+      for (const auto& p : *files) units->emplace_back(p.string(), read_unit(p));
+    } else if (o_.merge_inner == 0) {  // a merge's inner process reads the control file's units
+      for (const auto& d : *dirs) {
+        std::vector<fs::path> inside = unit_files(d);
+        for (const auto& p : inside) {
+          std::error_code ec;
+          if (fs::exists(p, ec)) units->emplace_back(p.string(), read_unit(p));  // another process may remove one
+        }
+        char line[64];
+        std::snprintf(line, sizeof line, "INFO: %8zu files found in ", inside.size());
+        say(line + d.string());
+      }
+    }
+    return true;
+  }
+
+  // How failures are reported and their artifacts written (libfuzzer_report.h).
+  // `files`: the inputs are files to run, not corpus directories.
+  void install_reports(int report_fd, bool files) {
+    ArtifactSettings a;
+    a.prefix = o_.artifact_prefix;
+    a.exact_path = o_.exact_artifact_path;
+    a.error_exitcode = o_.error_exitcode;
+    a.timeout_exitcode = o_.timeout_exitcode;
+    a.timeout_secs = o_.timeout;
+    a.rss_limit_mb = o_.rss_limit_mb;
+    a.report_fd = report_fd;
+    a.raw_unit = raw_;
+    // As libFuzzer: inputs given as files are run, not saved again; a minimizing step saves
+    // the shorter input that fails.
+    a.save_artifacts = !files || o_.minimize_crash_internal_step;
+    a.final_stats = print_final_stats_on_exit;
+    if (const char* claim = std::getenv(kFailureClaimEnv); claim != nullptr) a.claim_path = claim;
+    a.claim_timeouts = !o_.ignore_timeouts;
+    a.claim_ooms = !o_.ignore_ooms;
+    install_libfuzzer_report(a, shm_);
+  }
+
+  // The search (core/fuzz_session.h), once the region is mapped and the limits known.
+  void start_session(std::uint64_t seed, const std::vector<std::string>& user_words) {
+    core::FuzzSession::Settings search;
+    search.counters = geometry_.counters_capacity;
+    search.max_len = max_len_;
+    search.len_control = static_cast<std::uint64_t>(std::max<std::int64_t>(o_.len_control, 0));
+    search.master_seed = seed;
+    search.repeatable = core::repeatable_calls(o_.seed != 0, o_.runs >= 0);
+    search.only_ascii = o_.only_ascii;
+    session_.emplace(search);
+    session_->dictionary().add_user_words(user_words);
+  }
+
   void close_fds() {
     int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null < 0) return;
@@ -367,17 +396,11 @@ class FrontEnd {
       }
       for (const auto& u : units) known_units_.insert(fs::path(u.first).filename().string());
     }
-    if (corpus_.empty()) {
-      corpus_.add(core::make_corpus_entry("zero", core::Origin::Found, std::move(zero)));
-    }
+    session_->begin_fuzzing(types_);  // from the zero values when nothing was kept
     if (covered_counters() == 0) {
       say("ERROR: no interesting inputs were found. Is the code instrumented for coverage? Exiting.");
       std::fflush(nullptr);
       _exit(1);
-    }
-    if (o_.len_control > 0) {
-      length_control_ =
-          core::LengthControl(max_len_, corpus_.longest_byte_value(), static_cast<std::uint64_t>(o_.len_control));
     }
     say_status("INITED");
   }
@@ -389,11 +412,11 @@ class FrontEnd {
   }
 
   // Adds an input whose bucketed counters are in the snapshot area, if they add to the
-  // mask; writes it to the output corpus directory when it is new to this run.
-  bool keep_if_new(const corpus::Entry& entry, const std::string& name, bool write) {
+  // mask; writes it to the output corpus directory when it is new to this run. `parent`:
+  // the entry whose fuzz call found it.
+  bool keep_if_new(const corpus::Entry& entry, const std::string& name, bool write,
+                   std::optional<std::size_t> parent = std::nullopt) {
     std::size_t n = geometry_.counters_capacity;
-    std::vector<std::uint32_t> features = core::Corpus::features_of(shm_.snapshot(), n);
-    if (core::merge_into_mask(shm_.mask(), shm_.snapshot(), n) == 0) return false;
     core::CorpusEntry e = core::make_corpus_entry(name, write ? core::Origin::Found : core::Origin::Testdata, entry);
     std::string unit = raw_ ? raw_bytes(entry) : corpus::encode(entry);
     if (e.name.empty()) {
@@ -402,8 +425,7 @@ class FrontEnd {
       e.name = hex;
     }
     std::string file_name = e.name;
-    if (!corpus_.add(std::move(e))) return false;
-    corpus_.set_features(corpus_.size() - 1, features);
+    if (!session_->admit(std::move(e), shm_.snapshot(), execs_, parent)) return false;
     // Before the NEW line, as libFuzzer prints them; the seeds' functions are only noted.
     for (const auto& line : new_functions_->observe(shm_.snapshot(), n, !seeds_done_)) say(line);
     corpus_bytes_ += unit.size();
@@ -424,7 +446,7 @@ class FrontEnd {
     auto mtime = fs::last_write_time(output_dir_, ec);
     if (ec || mtime == output_mtime_) return;
     output_mtime_ = mtime;
-    std::size_t before = corpus_.size();
+    std::size_t before = session_->corpus().size();
     for (const auto& path : unit_files(output_dir_)) {
       std::string name = path.filename().string();
       if (!known_units_.insert(name).second) continue;
@@ -437,30 +459,26 @@ class FrontEnd {
       auto entry = bytes.empty() ? std::nullopt : entry_of_unit(bytes, types_, raw_, max_len_);
       if (entry) run_initial(*entry, name);
     }
-    if (corpus_.size() != before) {
-      length_control_.corpus_grew(execs_);
-      say_status("RELOAD");
-    }
+    if (session_->corpus().size() != before) say_status("RELOAD");
   }
 
   // libFuzzer's cov: the modules' counters (edges) reached, not the runtime's own
   // (stack depth, value profile), which count only as features.
   std::size_t covered_counters() const {
+    const std::vector<std::uint8_t>& mask = session_->mask();
     const auto& cov = coverage_registry();
     std::size_t n = 0;
     for (std::size_t r = 0; r < cov.region_count; ++r) {
       const core::CounterRegion& region = cov.regions[r];
       if (is_stack_depth_region(region) || is_value_profile_region(region)) continue;
       std::size_t end = std::min(region.offset + region.size, geometry_.counters_capacity);
-      for (std::size_t i = region.offset; i < end; ++i) n += shm_.mask()[i] != 0;
+      for (std::size_t i = region.offset; i < end; ++i) n += mask[i] != 0;
     }
     return n;
   }
   std::size_t features() const {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < geometry_.counters_capacity; ++i)
-      n += static_cast<std::size_t>(__builtin_popcount(shm_.mask()[i]));
-    return n;
+    const std::vector<std::uint8_t>& mask = session_->mask();
+    return core::count_bits(mask.data(), mask.size());
   }
 
   // "#N\tNEW    cov: C ft: F corp: U/S exec/s: E rss: RMb", as libFuzzer prints it (cov
@@ -470,10 +488,11 @@ class FrontEnd {
     std::string line = "#" + std::to_string(execs_) + "\t" + what;
     if (std::size_t c = covered_counters(); c != 0) line += " cov: " + std::to_string(c);
     if (std::size_t f = features(); f != 0) line += " ft: " + std::to_string(f);
-    if (!corpus_.empty()) line += " corp: " + std::to_string(corpus_.size()) + "/" + size_text(corpus_bytes_);
+    const core::Corpus& corpus = session_->corpus();
+    if (!corpus.empty()) line += " corp: " + std::to_string(corpus.size()) + "/" + size_text(corpus_bytes_);
     // libFuzzer's INITED line has no lim: (its limit is set after the line).
-    if (o_.len_control > 0 && length_control_.current() != 0 && std::string_view(what) != "INITED")
-      line += " lim: " + std::to_string(length_control_.current());
+    if (o_.len_control > 0 && session_->len_limit() != 0 && std::string_view(what) != "INITED")
+      line += " lim: " + std::to_string(session_->len_limit());
     line += " exec/s: " + std::to_string(secs == 0 ? 0 : execs_ / secs) + " rss: " + std::to_string(peak_rss_mb()) +
             "Mb" + extra;
     say(line);
@@ -488,52 +507,35 @@ class FrontEnd {
     // A call stops at the next one, so the line comes at that count.
     std::uint64_t next_pulse = 1;
     while (next_pulse <= execs_) next_pulse *= 2;
-    std::uint64_t calls = 0;
     while (!(o_.runs >= 0 && execs_ >= static_cast<std::uint64_t>(o_.runs)) && !out_of_time()) {
-      core::FuzzCallPlan plan =
-          core::plan_fuzz_call(corpus_, rng_, master_seed_, calls++, core::repeatable_calls(o_.seed != 0, o_.runs >= 0),
-                               input_to_state_budget_.allows(execs_));
-      const core::CorpusEntry& base = corpus_.at(plan.entry);
+      core::FuzzCall call = session_->next_call(execs_);
+      const core::CorpusEntry& base = session_->corpus().at(call.plan.entry);
       core::store_entry(shm_.base(), base.values, geometry_.input_area_size);
       note_base_unit(base.values);  // here: reload() below may grow the corpus under `base`
-      if (plan.splice != plan.entry) {
-        core::store_entry(shm_.splice(), corpus_.at(plan.splice).values, geometry_.input_area_size);
+      if (call.plan.splice != call.plan.entry) {
+        core::store_entry(shm_.splice(), session_->corpus().at(call.plan.splice).values, geometry_.input_area_size);
       } else {
         shm_.splice().count = 0;
       }
-      rpc::FuzzParams p;
-      p.seed = plan.seed;
-      p.limit = plan.limit;
+      rpc::FuzzParams& p = call.params;
       if (o_.runs >= 0) {
         std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - execs_;
         p.limit = p.limit != 0 ? std::min(p.limit, left) : left;
       }
       if (o_.verbosity > 0) p.limit = p.limit != 0 ? std::min(p.limit, next_pulse - execs_) : next_pulse - execs_;
-      p.deadline_ms = plan.deadline_ms;
-      p.max_len = o_.len_control > 0 ? length_control_.limit(execs_) : max_len_;
-      p.input_to_state = plan.input_to_state;
-      p.input_to_state_from = plan.input_to_state_from;
-      p.only_ascii = o_.only_ascii;
-      p.dictionary = *dictionary_.words_for_calls();
       reload();
-      std::size_t parent = plan.entry;
+      // The engine tells new coverage by the mask area (as a worker's, set before each call).
+      std::copy(session_->mask().begin(), session_->mask().end(), shm_.mask());
       rpc::FuzzResult r = engine_->fuzz(p);
       count_executions(r.execs);
-      if (plan.input_to_state != 0) {
-        core::note_input_to_state(corpus_.at(parent), r.input_to_state_next, r.input_to_state_done);
-        input_to_state_budget_.spent(r.input_to_state_execs);
-      }
-      dictionary_.note_constants(r.new_words);
+      session_->absorb(call, r);
       if (r.status == rpc::Status::Failure) fail();
       if (r.status == rpc::Status::Interesting) {
-        dictionary_.credit(r.useful_words);
         std::string mutations = mutation_sequence(r.useful_words);  // before minimizing runs other inputs
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
-        if (keep_if_new(found, "", true)) {
-          corpus_.at(parent).found++;
+        if (keep_if_new(found, "", true, call.plan.entry)) {
           ++new_units_;
-          length_control_.corpus_grew(execs_);
           say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: " + mutations);
         }
       }
@@ -571,7 +573,7 @@ class FrontEnd {
   // The automatic dictionary's words that found new coverage, as libFuzzer recommends its
   // own for -dict (between the DONE line and "Done N runs").
   void print_recommended_dictionary() {
-    auto words = dictionary_.recommended();
+    auto words = session_->dictionary().recommended();
     if (words.empty()) return;
     say("###### Recommended dictionary. ######");
     for (const auto& [word, uses] : words) say("\"" + escaped_word(word) + "\" # Uses: " + std::to_string(uses));
@@ -591,35 +593,26 @@ class FrontEnd {
   // Leaves the bucketed counters of the input it returns in the snapshot area.
   corpus::Entry minimize_interesting(const corpus::Entry& found) {
     std::size_t n = geometry_.counters_capacity;
-    std::vector<std::uint8_t> keep(n);
-    for (std::size_t i = 0; i < n; ++i) keep[i] = static_cast<std::uint8_t>(shm_.snapshot()[i] & ~shm_.mask()[i]);
+    std::vector<std::uint8_t> keep = session_->new_coverage(shm_.snapshot()).keep;
     std::vector<std::uint8_t> found_snapshot(shm_.snapshot(), shm_.snapshot() + n);
-    core::Minimizer m(found);
-    corpus::Entry candidate;
-    auto deadline = Clock::now() + std::chrono::milliseconds(core::kInterestingMinimizeMillis);
     // Within -runs too: one execution is kept back for the result's own coverage.
-    std::uint64_t budget = minimize_budget_.grant(execs_);
-    if (budget == 0) return found;  // the snapshot area still holds its coverage
+    std::uint64_t budget = session_->shrink_grant(execs_);
     if (o_.runs >= 0) {
       std::uint64_t left = static_cast<std::uint64_t>(o_.runs) - std::min<std::uint64_t>(execs_, o_.runs);
       budget = std::min(budget, left > 0 ? left - 1 : 0);
     }
-    std::uint64_t count = 0;
-    while (count < budget && Clock::now() < deadline && m.next(&candidate)) {
-      core::store_entry(shm_.current(), candidate, geometry_.input_area_size);
-      core::FailureRecord failure{};
-      bool fresh = false;
-      RunResult r = engine_->run_current(&failure, ++count, &fresh);
-      if (r == RunResult::Fail) {
-        count_executions(count);
-        shm_.header().failure = failure;
-        fail();  // a new failure found while shrinking: reported as any other
-      }
-      engine_->write_snapshot();
-      m.report(r == RunResult::Pass && core::covers(shm_.snapshot(), keep.data(), n));
+    if (budget == 0) return found;  // the snapshot area still holds its coverage
+    core::Minimizer m(found);
+    ShrinkGoal goal;
+    goal.keep = keep.data();
+    goal.counters = n;
+    ShrinkOutcome o = shrink_input(*engine_, m, goal, budget, core::kInterestingMinimizeMillis);
+    count_executions(o.execs);
+    if (o.end == ShrinkOutcome::End::Failure) {
+      shm_.header().failure = o.failure;
+      fail();  // a new failure found while shrinking: reported as any other
     }
-    count_executions(count);
-    minimize_budget_.spent(count);
+    session_->shrink_spent(o.execs);
     if (corpus::same_entry(m.best(), found)) {
       std::copy(found_snapshot.begin(), found_snapshot.end(), shm_.snapshot());
       return found;
@@ -667,19 +660,13 @@ class FrontEnd {
   std::unique_ptr<detail::TestState> f_;
   std::vector<corpus::Type> types_;
   bool raw_ = true;
-  std::uint64_t max_len_ = kDefaultMaxLen;
-  core::LengthControl length_control_{0, 0, 0};  // set up after the initial runs
-  core::InterestingMinimizeBudget minimize_budget_;
-  core::InputToStateBudget input_to_state_budget_;
+  std::uint64_t max_len_ = core::kDefaultMaxLen;
   core::ShmGeometry geometry_{};
   core::ShmView shm_{nullptr, core::ShmGeometry{}};
   std::optional<FuzzEngine> engine_;
   std::optional<NewFunctions> new_functions_;
-  bool seeds_done_ = false;  // NEW_FUNC lines from here on
-  core::Corpus corpus_;
-  core::Dictionary dictionary_;
-  core::Pcg rng_;
-  std::uint64_t master_seed_ = 0;
+  bool seeds_done_ = false;                   // NEW_FUNC lines from here on
+  std::optional<core::FuzzSession> session_;  // the search (core/fuzz_session.h), once the region is mapped
   fs::path output_dir_;
   std::unordered_set<std::string> known_units_;  // file names in the output directory
   fs::file_time_type output_mtime_{};

@@ -30,6 +30,7 @@
 #include "runtime/crash_handler.h"
 #include "runtime/custom_mutator.h"
 #include "runtime/fuzz_engine.h"
+#include "runtime/input_shrink.h"
 #include "runtime/leak_check.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/source_profile.h"
@@ -42,12 +43,6 @@ namespace {
 namespace rpc = core::rpc;
 using core::FailureKind;
 using core::FailureRecord;
-
-std::uint64_t monotonic_ns(clockid_t clock) {
-  timespec ts;
-  clock_gettime(clock, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 [[noreturn]] void die_internal(const std::string& why) {
   std::fprintf(stderr, "cfuzz worker: %s\n", why.c_str());
@@ -288,58 +283,46 @@ rpc::MinimizeResult WorkerServer::minimize(const rpc::MinimizeParams& p) {
   core::copy_input_area(shm_.base(), shm_.best());
   hdr_.minimize.active = 1;
 
-  rpc::MinimizeResult res;
-  res.status = rpc::Status::Done;
-  std::uint64_t start = monotonic_ns(CLOCK_MONOTONIC);
-  std::uint64_t deadline = p.deadline_ms != 0 ? start + p.deadline_ms * 1000000ULL : 0;
-  std::uint64_t count = 0;
-  corpus::Entry candidate;
-  FailureRecord failure;
   // One guard for the whole call (the response is written after it is gone), checked after
   // every candidate: setting decoy pipes up per candidate cost more than the candidates.
   RpcGuard guard;
-  for (;;) {
-    if ((p.limit != 0 && count >= p.limit) || (deadline != 0 && monotonic_ns(CLOCK_MONOTONIC) >= deadline)) {
-      res.status = rpc::Status::Budget;
-      break;
-    }
-    if (!m.next(&candidate)) break;
-    auto packed_state = m.state().pack();
-    std::copy(packed_state.begin(), packed_state.end(), hdr_.minimize.state);
-    hdr_.minimize.candidates = count + 1;
-    core::store_entry(shm_.current(), candidate, area_size_);
-    bool fresh = false;
-    core::failure_clear(hdr_.failure);
-    RunResult r = engine_.run_current(&failure, ++count, &fresh);
-    if (!guard.intact()) rpc_lost(kDamagedChannel, true);
-    if (!minimize_area_intact(candidate, packed_state)) shm_lost_while_minimizing(m, candidate, packed_state);
-    // The check runs library templates that the target may share in instrumented form
-    // (one copy per program): what they counted must not be the next candidate's coverage.
-    core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
-    bool qualifies;
-    if (coverage_mode) {
-      if (r == RunResult::Fail) {
-        // A new failure found while shrinking an interesting input: report it.
-        hdr_.failure = failure;
-        res.status = rpc::Status::Failure;
-        break;
-      }
-      engine_.write_snapshot();
-      qualifies = core::covers(shm_.snapshot(), keep.data(), hdr_.counters_len);
-    } else {
-      qualifies = r == RunResult::Fail && core::same_failure(failure, target);
-    }
-    m.report(qualifies);
-    if (qualifies) {
-      core::store_entry(shm_.best(), m.best(), area_size_);
-      res.improved = true;
-    }
+  shrink_guard_ = &guard;
+  ShrinkGoal goal;
+  if (coverage_mode) {
+    goal.keep = keep.data();
+    goal.counters = hdr_.counters_len;
+  } else {
+    goal.target = &target;
   }
+  ShrinkOutcome o = shrink_input(engine_, m, goal, p.limit, p.deadline_ms, this);
+  shrink_guard_ = nullptr;
+  rpc::MinimizeResult res;
+  res.status = o.end == ShrinkOutcome::End::Budget    ? rpc::Status::Budget
+               : o.end == ShrinkOutcome::End::Failure ? rpc::Status::Failure
+                                                      : rpc::Status::Done;
+  if (o.end == ShrinkOutcome::End::Failure) hdr_.failure = o.failure;
+  res.improved = o.improved;
   hdr_.minimize.active = 0;
-  res.execs = count;
-  res.duration_ns = monotonic_ns(CLOCK_MONOTONIC) - start;
+  res.execs = o.execs;
+  res.duration_ns = o.duration_ns;
   return res;
 }
+
+void WorkerServer::before_candidate(const core::Minimizer& m, const corpus::Entry&, std::uint64_t count) {
+  shrink_position_ = m.state().pack();
+  std::copy(shrink_position_.begin(), shrink_position_.end(), hdr_.minimize.state);
+  hdr_.minimize.candidates = count + 1;
+}
+
+void WorkerServer::after_candidate(const core::Minimizer& m, const corpus::Entry& candidate) {
+  if (!shrink_guard_->intact()) rpc_lost(kDamagedChannel, true);
+  if (!minimize_area_intact(candidate, shrink_position_)) shm_lost_while_minimizing(m, candidate, shrink_position_);
+  // The check runs library templates that the target may share in instrumented form
+  // (one copy per program): what they counted must not be the next candidate's coverage.
+  core::CounterScanner::clear(coverage_registry().regions, coverage_registry().region_count);
+}
+
+void WorkerServer::improved(const core::Minimizer& m) { core::store_entry(shm_.best(), m.best(), area_size_); }
 
 namespace {
 

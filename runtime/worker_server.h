@@ -15,6 +15,7 @@
 #include "corpus_format/value.h"
 #include "runtime/engine_namespace.h"
 #include "runtime/fuzz_engine.h"
+#include "runtime/input_shrink.h"
 #include "runtime/registry.h"
 #include "runtime/rpc_guard.h"
 #include "runtime/test_body.h"
@@ -28,7 +29,7 @@ namespace fuzzer::cfuzz {
 // The RPC server of one worker: a typed handler per method over the fuzz engine, and the
 // checks that tell the coordinator which input damaged the RPC channel or the shared
 // memory. (Public for its unit test; serve_worker below is how a worker runs it.)
-class WorkerServer final : private ExecutionCheck {
+class WorkerServer final : private ExecutionCheck, private ShrinkWatch {
  public:
   // Serves `test` (its body already run into `f`) over the RPC descriptors 3 and 4, with
   // the input areas of `shm`. Ends the process when the descriptors are not open.
@@ -82,6 +83,11 @@ class WorkerServer final : private ExecutionCheck {
                                               const std::array<std::uint64_t, 6>& position);
 
   core::rpc::MinimizeResult minimize(const core::rpc::MinimizeParams& p);
+  // Around each candidate of a minimize call (input_shrink.h): where to resume is published
+  // before it runs; the channel and the shared memory are checked after.
+  void before_candidate(const core::Minimizer& m, const corpus::Entry& candidate, std::uint64_t count) override;
+  void after_candidate(const core::Minimizer& m, const corpus::Entry& candidate) override;
+  void improved(const core::Minimizer& m) override;
 
   FuzzEngine engine_;
   detail::Shapes shapes_;  // of the typed values, for the minimizer
@@ -91,8 +97,10 @@ class WorkerServer final : private ExecutionCheck {
   FdIdentity in_id_, out_id_;
   // The header's layout fields (magic to counters_capacity), as the coordinator wrote them.
   std::uint8_t layout_[offsetof(core::ShmHeader, counters_len)];
-  std::vector<std::uint8_t> aside_;  // paranoid calls: the input about to run
-  RpcGuard* guard_ = nullptr;        // paranoid calls: the descriptors' decoys
+  std::vector<std::uint8_t> aside_;                 // paranoid calls: the input about to run
+  RpcGuard* guard_ = nullptr;                       // paranoid calls: the descriptors' decoys
+  RpcGuard* shrink_guard_ = nullptr;                // minimize calls: the descriptors' decoys
+  std::array<std::uint64_t, 6> shrink_position_{};  // minimize calls: the candidate's, as published
 };
 
 // `detect_leaks`: check inputs for memory leaks (leak_check.h); `cfuzz run` passes
