@@ -131,19 +131,6 @@ class Since : public ::testing::Test {
   fs::path repo;
 };
 
-std::vector<json> json_lines(const std::string& out) {
-  std::vector<json> events;
-  std::size_t at = 0;
-  while (at < out.size()) {
-    std::size_t nl = out.find('\n', at);
-    std::string line = out.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    at = nl == std::string::npos ? out.size() : nl + 1;
-    json j = json::parse(line, nullptr, false);
-    if (!line.empty() && !j.is_discarded()) events.push_back(j);
-  }
-  return events;
-}
-
 TEST_F(Since, OnlyTheTestReachingTheChangedFunctionIsFuzzedAndFindsItsBug) {
   auto r = run({cfuzz(), "run", "./fuzz", "--since", "HEAD~1", "--fuzztime", "30s", "--parallel", "2", "--json",
                 "--cachedir", (repo / "cache").string()},
