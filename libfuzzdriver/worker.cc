@@ -119,10 +119,18 @@ void Worker::start() {
                              " describes itself differently from the target (was it rebuilt during the run?)");
   }
   growth_.started(WorkerGrowth::Clock::now(), WorkerGrowth::Clock::now() - spawned);
+  next_growth_check_ = {};  // the first call's size is the one growth is measured from
 }
 
 bool Worker::outgrown() {
-  return config_.growth_limit_mb != 0 && growth_.outgrown(process_.rss_mb(), WorkerGrowth::Clock::now());
+  if (config_.growth_limit_mb == 0) return false;
+  // /proc/<pid>/statm is read at most once a second, not after every call (one lasts about
+  // 20 ms): growth worth a restart takes far longer than that, and a young worker is never
+  // replaced anyway.
+  auto now = WorkerGrowth::Clock::now();
+  if (now < next_growth_check_) return false;
+  next_growth_check_ = now + std::chrono::seconds(1);
+  return growth_.outgrown(process_.rss_mb(), now);
 }
 
 void Worker::stop(milliseconds grace) {

@@ -105,7 +105,8 @@ class Worker {
   void kill();
 
   // Between calls: whether the worker has grown more than `growth_limit_mb` past its size
-  // after its first call (worker_growth.h), and is to be replaced by a fresh one.
+  // after its first call (worker_growth.h), and is to be replaced by a fresh one. Measured
+  // after the first call and then at most once a second; false in between.
   bool outgrown();
   // Its resident memory after its first call, and now, in MiB.
   std::uint64_t first_call_rss_mb() const { return growth_.base_mb(); }
@@ -160,6 +161,7 @@ class Worker {
   std::uint64_t rss_at_kill_ = 0;
   std::chrono::steady_clock::time_point next_rss_check_{};
   WorkerGrowth growth_;
+  WorkerGrowth::Clock::time_point next_growth_check_{};
 };
 
 // The target's output keeps only its last part (sanitizer reports end with what matters).

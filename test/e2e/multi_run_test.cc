@@ -19,22 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Every line of a --json run's output, parsed (the test fails on one that is not JSON).
-std::vector<json> json_lines(const std::string& out) {
-  std::vector<json> events;
-  std::size_t at = 0;
-  while (at < out.size()) {
-    std::size_t nl = out.find('\n', at);
-    std::string line = out.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    at = nl == std::string::npos ? out.size() : nl + 1;
-    if (line.empty()) continue;
-    json j = json::parse(line, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << "not a JSON line: " << line;
-    if (!j.is_discarded()) events.push_back(j);
-  }
-  return events;
-}
-
 // The summary's "result" event of each test, by test name.
 std::map<std::string, json> results_by_test(const std::vector<json>& events) {
   std::map<std::string, json> results;

@@ -18,7 +18,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* kLibBefore = R"(#include "lib.h"
+// lib.cc with `parse_header` for its function of that name: the change is to it only.
+std::string lib_cc(const char* parse_header) {
+  std::string head = R"(#include "lib.h"
+
+#include <cstdlib>
 
 int checksum(const std::string& s) {
   int sum = 0;
@@ -26,11 +30,8 @@ int checksum(const std::string& s) {
   return sum;
 }
 
-int parse_header(const std::string& s) {
-  if (s.size() < 4) return -1;
-  return s[0] == 'H' ? 1 : 0;
-}
-
+)";
+  std::string tail = R"(
 int count_words(const std::string& s) {
   int n = 0;
   bool in_word = false;
@@ -42,36 +43,23 @@ int count_words(const std::string& s) {
   return n;
 }
 )";
-
-// The change: parse_header reads a version, and crashes on one (the planted bug).
-const char* kLibAfter = R"(#include "lib.h"
-
-#include <cstdlib>
-
-int checksum(const std::string& s) {
-  int sum = 0;
-  for (char c : s) sum = sum * 31 + c;
-  return sum;
+  return head + parse_header + tail;
 }
 
-int parse_header(const std::string& s) {
+const char* kParseHeaderBefore = R"(int parse_header(const std::string& s) {
+  if (s.size() < 4) return -1;
+  return s[0] == 'H' ? 1 : 0;
+}
+)";
+
+// The change: parse_header reads a version, and crashes on one (the planted bug).
+const char* kParseHeaderAfter = R"(int parse_header(const std::string& s) {
   if (s.size() < 4) return -1;
   if (s[0] == 'H' && s[1] == 'D') {
     if (s[2] == 'R' && s[3] == '9') std::abort();
     return 2;
   }
   return s[0] == 'H' ? 1 : 0;
-}
-
-int count_words(const std::string& s) {
-  int n = 0;
-  bool in_word = false;
-  for (char c : s) {
-    bool space = c == ' ';
-    if (!space && !in_word) ++n;
-    in_word = !space;
-  }
-  return n;
 }
 )";
 
@@ -108,13 +96,13 @@ class Since : public ::testing::Test {
     repo = dir / "repo";
     fs::create_directories(repo);
     write_file(repo / "lib.h", kHeader);
-    write_file(repo / "lib.cc", kLibBefore);
+    write_file(repo / "lib.cc", lib_cc(kParseHeaderBefore));
     write_file(repo / "fuzz.cc", kFuzzTests);
     write_file(repo / ".gitignore", "fuzz\ncache/\ntestdata/\n");
     git({"init", "-q"});
     git({"add", "."});
     git({"commit", "-q", "-m", "library"});
-    write_file(repo / "lib.cc", kLibAfter);
+    write_file(repo / "lib.cc", lib_cc(kParseHeaderAfter));
     git({"commit", "-q", "-am", "parse_header reads a version"});
     auto built = run({bin_dir() + "/cfuzz-clang++", "-std=c++20", "-g", "-O1", (repo / "fuzz.cc").string(),
                       (repo / "lib.cc").string(), "-o", (repo / "fuzz").string()});
@@ -130,19 +118,6 @@ class Since : public ::testing::Test {
   TempDir dir;
   fs::path repo;
 };
-
-std::vector<json> json_lines(const std::string& out) {
-  std::vector<json> events;
-  std::size_t at = 0;
-  while (at < out.size()) {
-    std::size_t nl = out.find('\n', at);
-    std::string line = out.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    at = nl == std::string::npos ? out.size() : nl + 1;
-    json j = json::parse(line, nullptr, false);
-    if (!line.empty() && !j.is_discarded()) events.push_back(j);
-  }
-  return events;
-}
 
 TEST_F(Since, OnlyTheTestReachingTheChangedFunctionIsFuzzedAndFindsItsBug) {
   auto r = run({cfuzz(), "run", "./fuzz", "--since", "HEAD~1", "--fuzztime", "30s", "--parallel", "2", "--json",

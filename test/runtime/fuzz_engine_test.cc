@@ -35,7 +35,6 @@
 #include "runtime/private_region.h"
 #include "runtime/registry.h"
 #include "runtime/stack_depth_feature.h"
-#include "runtime/test_body.h"
 #include "test/runtime/engine_harness.h"
 
 namespace {
@@ -124,28 +123,15 @@ class EngineUnderTest {
 
  private:
   EngineUnderTest() {
-    // What target_main does first: the stack depth's counters after the modules' own, and
-    // the libFuzzer harness as a test.
-    register_stack_depth_counters();
-    char arg0[] = "fuzz_engine_test";
-    char* args[] = {arg0, nullptr};
-    int argc = 1;
-    char** argv = args;
-    register_libfuzzer_harness(&argc, &argv);
-    const RegisteredTest* test = nullptr;
-    for (const auto& t : registered_tests()) {
-      if (t.name == kHarnessTestName) test = &t;
-    }
-    if (test == nullptr) throw std::runtime_error("the libFuzzer harness is not registered");
-    f_ = run_test_body(*test);
-    if (!f_->fuzz_function()) throw std::runtime_error(body_failure(*f_));
+    engine_test::HarnessUnderTest harness = engine_test::set_up_harness("fuzz_engine_test");
+    f_ = std::move(harness.state);
 
     // As the libFuzzer front end maps its input areas.
     if (coverage_registry().total_counters <= kStackDepthCounters) {
       throw std::runtime_error("the harness has no coverage counters");
     }
     shm_ = map_private_region(kMaxLen, static_cast<std::uint32_t>(f_->fuzz_function()->types.size()), &geometry_);
-    engine_.emplace(*test, *f_, shm_);
+    engine_.emplace(harness.test, *f_, shm_);
     engine_->check_const_input(true);
 
     // Every block of the harness, so that no input is new any more.

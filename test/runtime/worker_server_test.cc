@@ -24,8 +24,6 @@
 #include "runtime/coverage_registry.h"
 #include "runtime/private_region.h"
 #include "runtime/registry.h"
-#include "runtime/stack_depth_feature.h"
-#include "runtime/test_body.h"
 #include "test/runtime/engine_harness.h"
 
 namespace fuzzer::cfuzz {
@@ -61,26 +59,15 @@ class ServerUnderTest {
 
  private:
   ServerUnderTest() {
-    register_stack_depth_counters();
-    char arg0[] = "worker_server_test";
-    char* args[] = {arg0, nullptr};
-    int argc = 1;
-    char** argv = args;
-    register_libfuzzer_harness(&argc, &argv);
-    const RegisteredTest* test = nullptr;
-    for (const auto& t : registered_tests()) {
-      if (t.name == kHarnessTestName) test = &t;
-    }
-    if (test == nullptr) throw std::runtime_error("the libFuzzer harness is not registered");
-    f_ = run_test_body(*test);
-    if (!f_->fuzz_function()) throw std::runtime_error(body_failure(*f_));
+    engine_test::HarnessUnderTest harness = engine_test::set_up_harness("worker_server_test");
+    f_ = std::move(harness.state);
     shm_ = map_private_region(kMaxLen, static_cast<std::uint32_t>(f_->fuzz_function()->types.size()), &geometry_);
     // The RPC descriptors, as the coordinator opens them in a worker.
     int request[2], response[2];
     if (pipe(request) != 0 || pipe(response) != 0) throw std::runtime_error("pipe");
     dup2(request[0], rpc::kRequestFd);
     dup2(response[1], rpc::kResponseFd);
-    server_.emplace(*test, *f_, shm_);
+    server_.emplace(harness.test, *f_, shm_);
   }
 
   std::unique_ptr<detail::TestState> f_;

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <gtest/gtest.h>
+
 #include "libfuzzdriver/process.h"
 
 namespace cfuzz::test {
@@ -195,6 +197,21 @@ std::string line_after(const std::string& text, const std::string& prefix) {
   at += prefix.size();
   auto end = text.find('\n', at);
   return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& out) {
+  std::vector<nlohmann::json> events;
+  std::size_t at = 0;
+  while (at < out.size()) {
+    std::size_t nl = out.find('\n', at);
+    std::string line = out.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? out.size() : nl + 1;
+    if (line.empty()) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << "not a JSON line: " << line;
+    if (!j.is_discarded()) events.push_back(j);
+  }
+  return events;
 }
 
 nlohmann::json last_event(const std::string& out, const std::string& event) {

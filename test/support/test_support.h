@@ -65,6 +65,9 @@ std::vector<pid_t> processes_running(const std::string& exe);
 // The text after `prefix` up to the end of that line, in `text`; empty if absent.
 std::string line_after(const std::string& text, const std::string& prefix);
 
+// Every line of a --json run's output, parsed (the test fails on one that is not JSON).
+std::vector<nlohmann::json> json_lines(const std::string& out);
+
 // The last `--json` line of `out` whose "event" is `event`; null if there is none.
 nlohmann::json last_event(const std::string& out, const std::string& event);
 
