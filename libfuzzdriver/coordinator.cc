@@ -84,9 +84,7 @@ Coordinator::Coordinator(RunOptions options) : opts_(std::move(options)), report
 
 Coordinator::~Coordinator() {
   request_stop();
-  for (auto& t : threads_) {
-    if (t.joinable()) t.join();
-  }
+  pool_.reset();  // joins the worker threads
 }
 
 WorkerConfig Coordinator::worker_config() const {
@@ -197,51 +195,20 @@ int Coordinator::run() {
                        scheduler_.baseline_total());  // some known from the last run
   }
 
-  // SIGINT/SIGTERM are taken by the main thread alone (sigtimedwait below); workers'
-  // threads and processes never see them. The last worker thread to end wakes the main
-  // thread with kWakeSignal, so that a short run does not wait out a tick.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, kWakeSignal);
-  // Put back as it was after the run: a run of several tests (multi_run.h) keeps SIGINT and
-  // SIGTERM blocked between its slices, so that one arriving then stops the next slice.
-  sigset_t previous;
-  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
-  supervisor_ = pthread_self();
+  // SIGINT/SIGTERM are taken by the main thread alone (supervise); the workers' threads
+  // and processes never see them (worker_pool.h).
+  pool_ = std::make_unique<WorkerPool>();
   signal(SIGPIPE, SIG_IGN);
-
-  in_fuzz_call_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parallel_));
-  WorkerConfig config = worker_config();
-  for (int i = 0; i < parallel_; ++i) {
-    workers_.push_back(std::make_unique<Worker>(i, config));
-    in_fuzz_call_[static_cast<std::size_t>(i)] = false;
-  }
-  running_threads_ = parallel_;
-  for (int i = 0; i < parallel_; ++i) {
-    threads_.emplace_back([this, i] { worker_main(static_cast<std::size_t>(i)); });
-  }
+  pool_->start(parallel_, worker_config(), [this](Worker& w) { worker_main(w); });
   supervise();
-  for (auto& t : threads_) t.join();
-  threads_.clear();
-  // A wake-up the loop did not wait for is still pending: taken here, or unblocking it
-  // would end the process.
-  sigset_t wake;
-  sigemptyset(&wake);
-  sigaddset(&wake, kWakeSignal);
-  timespec now{0, 0};
-  while (sigtimedwait(&wake, nullptr, &now) == kWakeSignal) {
-  }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  pool_.reset();  // joined, and the signals as they were
 
-  std::size_t failures;
+  std::size_t failures = failures_.size();
   bool fuzzed;
   std::size_t baseline_done, baseline_total;
   std::vector<std::pair<std::string, std::uint64_t>> recommended;
   {
     MutexLock lock(mu_);  // the worker threads are gone
-    failures = failures_.size();
     if (!fatal_error_.empty() && failures == 0) throw std::runtime_error(fatal_error_);
     fuzzed = scheduler_.fuzzing();
     baseline_done = scheduler_.baseline_done();
@@ -271,25 +238,16 @@ int Coordinator::run() {
 }
 
 void Coordinator::supervise() {
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, kWakeSignal);
   auto next_line = start_ + std::chrono::seconds(3);
   auto next_sync = start_ + kSyncInterval;
   std::uint64_t last_execs = 0;
   auto last_time = start_;
   int interrupts = 0;
   bool recorded_fuzzing_start = false;
-  while (running_threads_.load() > 0) {
-    timespec tick{0, 50 * 1000 * 1000};
-    int sig = sigtimedwait(&stop_signals, nullptr, &tick);
-    if (sig == SIGINT || sig == SIGTERM) {
+  while (pool_->running()) {
+    if (pool_->wait(milliseconds(50)) != 0) {
       interrupted_ = true;
-      if (++interrupts > 1) {
-        for (auto& w : workers_) w->kill();  // a second interrupt: no more waiting
-      }
+      if (++interrupts > 1) pool_->kill_all();  // a second interrupt: no more waiting
       request_stop();
     }
     auto now = Clock::now();
@@ -306,8 +264,8 @@ void Coordinator::supervise() {
       fuzzing_began = scheduler_.fuzzing();
       done = scheduler_.baseline_done();
       total = scheduler_.baseline_total();
-      for (const auto& [worker, m] : minimizing_) minimizing.push_back(m);
     }
+    minimizing = failures_.minimizing_now();
     if (fuzzing_began && !recorded_fuzzing_start) {
       // The first point of this run's line in cover's plot: the baseline's coverage.
       recorded_fuzzing_start = true;
@@ -437,11 +395,7 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   // Executions of calls still running, read live from shared memory.
   // (A count a target wrote over is bounded: no more than one execution per 10 ns of the run.)
   auto plausible = static_cast<std::uint64_t>(elapsed.count()) / 10 + 1;
-  for (std::size_t i = 0; i < workers_.size(); ++i) {
-    if (in_fuzz_call_[i].load()) {
-      p.execs += std::min(plausible, workers_[i]->shm().header().exec_count.load(std::memory_order_relaxed));
-    }
-  }
+  if (pool_) p.execs += pool_->executions_in_flight(plausible);
   p.new_interesting = new_interesting_;
   p.synced = synced_;
   p.total = session_.corpus().size();
@@ -562,8 +516,7 @@ void Coordinator::lost_worker(Worker& w, const std::string& why) {
   w.kill();
 }
 
-void Coordinator::worker_main(std::size_t index) {
-  Worker& w = *workers_[index];
+void Coordinator::worker_main(Worker& w) {
   for (;;) {
     Job job = next_job();
     if (job.kind == Job::Kind::Stop) break;
@@ -593,8 +546,6 @@ void Coordinator::worker_main(std::size_t index) {
     }
     if (w.running() && w.outgrown()) replace_outgrown(w);
   }
-  w.stop();
-  if (--running_threads_ == 0) pthread_kill(supervisor_, kWakeSignal);
   cv_.notify_all();
 }
 
@@ -664,9 +615,11 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
     std::memcpy(w.shm().view().mask(), session_.mask().data(), session_.mask().size());
   }
   rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
-  in_fuzz_call_[static_cast<std::size_t>(w.index())] = true;
-  Reply<rpc::FuzzResult> r = w.fuzz(params, milliseconds(params.deadline_ms != 0 ? params.deadline_ms : 600000));
-  in_fuzz_call_[static_cast<std::size_t>(w.index())] = false;
+  Reply<rpc::FuzzResult> r;
+  {
+    WorkerPool::InCall in_call(*pool_, static_cast<std::size_t>(w.index()));
+    r = w.fuzz(params, milliseconds(params.deadline_ms != 0 ? params.deadline_ms : 600000));
+  }
   settle(job.limit, r.execs);
 
   // Everything a worker hands back is checked before it is used: a target that writes over

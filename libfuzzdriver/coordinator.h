@@ -28,12 +28,14 @@
 #include "libfuzzdriver/baseline_cache.h"
 #include "libfuzzdriver/cache_sync.h"
 #include "libfuzzdriver/cache_writes.h"
+#include "libfuzzdriver/failure_log.h"
 #include "libfuzzdriver/reporter.h"
 #include "libfuzzdriver/run_options.h"
 #include "libfuzzdriver/scheduler.h"
 #include "libfuzzdriver/target_info.h"
 #include "libfuzzdriver/thread_safety.h"
 #include "libfuzzdriver/worker.h"
+#include "libfuzzdriver/worker_pool.h"
 
 namespace cfuzz::driver {
 
@@ -76,7 +78,7 @@ class Coordinator {
   void save_baseline_cache() CFUZZ_EXCLUDES(mu_);
 
   // Worker threads.
-  void worker_main(std::size_t index) CFUZZ_EXCLUDES(mu_);
+  void worker_main(Worker& w) CFUZZ_EXCLUDES(mu_);
   // The scheduler's next job, with the dictionary's words for a fuzz call; waits while
   // there is none yet.
   Job next_job() CFUZZ_EXCLUDES(mu_);
@@ -167,6 +169,7 @@ class Coordinator {
   std::unique_ptr<CacheWatcher> watcher_;      // the cache, as other runs write to it
   std::unique_ptr<CacheWrites> cache_writes_;  // every write to the cache
   std::atomic<bool> interrupted_{false};       // SIGINT or SIGTERM: minimizations stop early too
+  FailureLog failures_{opts_.keep_fuzzing};    // what the workers found, and who handles it
   // The main thread's.
   std::string run_id_;  // names this run's records in the stats file
 
@@ -178,24 +181,13 @@ class Coordinator {
   core::FuzzSession session_ CFUZZ_GUARDED_BY(mu_){core::FuzzSession::Settings{}};
   BaselineCache baseline_cache_ CFUZZ_GUARDED_BY(mu_);  // the features of every entry, as this binary measured them
   std::uint64_t new_interesting_ CFUZZ_GUARDED_BY(mu_) = 0;
-  std::uint64_t synced_ CFUZZ_GUARDED_BY(mu_) = 0;      // entries from other runs that added coverage here
-  bool failure_claimed_ CFUZZ_GUARDED_BY(mu_) = false;  // a worker is handling the failure that ends the run
-  // Failing inputs being minimized now, by worker index: what the progress line shows.
-  std::map<std::size_t, MinimizeProgress> minimizing_ CFUZZ_GUARDED_BY(mu_);
-  std::set<std::string> failure_signatures_ CFUZZ_GUARDED_BY(mu_);
-  std::vector<FailureReport> failures_ CFUZZ_GUARDED_BY(mu_);
+  std::uint64_t synced_ CFUZZ_GUARDED_BY(mu_) = 0;  // entries from other runs that added coverage here
   std::string fatal_error_ CFUZZ_GUARDED_BY(mu_);
   std::uint64_t lost_before_any_input_ CFUZZ_GUARDED_BY(mu_) = 0;  // lost_worker's count
   std::atomic<bool> ran_an_input_{false};                          // an execution finished
 
-  // The workers, one thread each. A worker's fuzz-call flag is its thread's to set; the
-  // main thread reads it to add the executions of calls in flight to the progress line.
-  std::vector<std::unique_ptr<Worker>> workers_;
-  std::vector<std::thread> threads_;
-  std::unique_ptr<std::atomic<bool>[]> in_fuzz_call_;
-  std::atomic<int> running_threads_{0};
-  pthread_t supervisor_{};  // the thread in supervise(), woken when the last worker thread ends
-  static constexpr int kWakeSignal = SIGUSR1;
+  // The workers, one thread each (worker_pool.h), while run() runs.
+  std::unique_ptr<WorkerPool> pool_;
 };
 
 }  // namespace cfuzz::driver

@@ -233,13 +233,9 @@ corpus::Entry Coordinator::minimize_for_report(Worker& w, const corpus::Entry& i
   limits.warn = [this](const std::string& text) { reporter_.warning(text); };
   // The progress line says what minimization is doing (coordinator.cc, supervise).
   limits.on_progress = [this, &w, bytes](const corpus::Entry& now, std::uint64_t execs, std::uint64_t restarts) {
-    MutexLock lock(mu_);
-    minimizing_[w.index()] = MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts};
+    failures_.minimizing(w.index(), MinimizeProgress{{}, bytes, core::entry_size(now), execs, restarts});
   };
-  {
-    MutexLock lock(mu_);
-    minimizing_[w.index()] = MinimizeProgress{{}, bytes, bytes, 0, 0};
-  }
+  failures_.minimizing(w.index(), MinimizeProgress{{}, bytes, bytes, 0, 0});
   std::uint64_t granted = 0;
   if (opts_.fuzztime.count) {
     granted = reserve(limits.execs.value_or(~std::uint64_t{0}));
@@ -253,10 +249,7 @@ corpus::Entry Coordinator::minimize_for_report(Worker& w, const corpus::Entry& i
     w.kill();
     mo.best = input;
   }
-  {
-    MutexLock lock(mu_);
-    minimizing_.erase(w.index());
-  }
+  failures_.done_minimizing(w.index());
   if (opts_.fuzztime.count) settle(granted, mo.execs);
   std::uint64_t after = core::entry_size(mo.best);
   r->minimized = "minimized from " + std::to_string(bytes) + " to " + std::to_string(after) + " bytes in " +
@@ -270,15 +263,11 @@ corpus::Entry Coordinator::minimize_for_report(Worker& w, const corpus::Entry& i
 
 void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, const corpus::Entry& input,
                                  std::string output, const core::CorpusEntry* seed) {
-  {
+  FailureLog::Claim claim = failures_.claim(failure, seed != nullptr);
+  if (!claim.handle) return;  // seen it (--keepfuzzing), or another worker's failure ends the run
+  if (claim.ends_run) {
     MutexLock lock(mu_);
-    if (opts_.keep_fuzzing && seed == nullptr) {
-      if (!failure_signatures_.insert(core::failure_signature(failure)).second) return;  // seen it
-    } else {
-      if (failure_claimed_) return;  // another worker's failure ends the run
-      failure_claimed_ = true;
-      scheduler_.stop();
-    }
+    scheduler_.stop();
   }
   cv_.notify_all();
 
@@ -346,10 +335,7 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
 }
 
 void Coordinator::add_failure_report(const FailureReport& r) {
-  {
-    MutexLock lock(mu_);
-    failures_.push_back(r);
-  }
+  failures_.add(r);
   reporter_.failure(r);
 }
 
