@@ -23,9 +23,8 @@ inline constexpr std::uint64_t kCallMillis = 20;
 inline constexpr std::uint64_t kSeededCallExecs = 2000;
 // Calls are count-bounded only when a run can repeat: a fixed seed and a budget of
 // executions. A run bounded by time cannot (where it stops depends on speed), and a fixed
-// count per call gives every entry the same executions, so slow entries take the time:
-// on pcre2, a seeded 200 s run made half the executions and reached 5254-5647 counters
-// where a time-bounded one reached 6512.
+// count per call gives every entry the same executions, so slow entries take the time (on
+// a real library, half the executions and less coverage: docs/benchmarks/history.md).
 inline constexpr bool repeatable_calls(bool fixed_seed, bool exec_budget) { return fixed_seed && exec_budget; }
 // An entry's first calls start with its input-to-state replacements. A call ends at the
 // first one that finds new coverage, and the next call on the entry resumes after it, until
@@ -82,9 +81,9 @@ class InterestingMinimizeBudget {
 
 // The input-to-state stage, too, takes at most a quarter of a run's executions, plus a
 // start that leaves it whole for the puzzles a few thousand executions solve. Uncapped, it
-// took 27-87% of a minute's executions on the real libraries (80% on libxml2, whose every
-// new entry brings hundreds of candidates), and capped at a quarter both libxml2 and pcre2
-// reached more coverage at 300 s (docs/benchmarks/history.md). A call planned while the stage is
+// took most of the executions on real libraries whose every new entry brings hundreds of
+// candidates, and capped at a quarter they reached more coverage (the figures are in
+// docs/architecture.md and docs/benchmarks/history.md). A call planned while the stage is
 // over its share fuzzes at random only.
 class InputToStateBudget {
  public:

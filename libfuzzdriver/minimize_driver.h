@@ -37,8 +37,8 @@ struct MinimizeLimits {
 };
 
 // The default restart budget of minimizing a failing input of `bytes` bytes: proportional
-// to the input, since the minimizer's candidates are. (A 14-byte input whose candidates all
-// crashed differently once took 750 restarts and the whole 60 s.)
+// to the input, since the minimizer's candidates are: a short input whose candidates all
+// crash differently would otherwise spend the whole minimization on restarts.
 std::uint64_t minimize_restart_budget(std::uint64_t bytes);
 
 struct MinimizeOutcome {
