@@ -18,6 +18,7 @@ enum class Origin {
   Cache,     // the cache directory
   Found,     // new coverage found by this run
 };
+inline constexpr std::size_t kOrigins = 4;
 
 struct CorpusEntry {
   std::string name;

@@ -74,7 +74,9 @@ std::optional<FuzzSession::Admitted> FuzzSession::admit(CorpusEntry e, const std
   // Merged first, as both front ends always did: an entry whose content is already there
   // still leaves its coverage in the mask.
   std::size_t bits = merge_into_mask(mask_.data(), snapshot, mask_.size());
+  Origin origin = e.origin;
   if (bits == 0 || !corpus_.add(std::move(e))) return std::nullopt;
+  admitted_[static_cast<std::size_t>(origin)]++;
   Admitted a;
   a.index = corpus_.size() - 1;
   a.bits = bits;

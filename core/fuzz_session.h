@@ -94,6 +94,10 @@ class FuzzSession {
   std::optional<Admitted> admit(CorpusEntry e, const std::uint8_t* snapshot, std::uint64_t total_execs,
                                 std::optional<std::size_t> parent = std::nullopt);
 
+  // Entries admit() took of this origin (Found: new coverage found by fuzzing; Cache:
+  // entries other runs wrote, taken while this one ran).
+  std::uint64_t admitted(Origin o) const { return admitted_[static_cast<std::size_t>(o)]; }
+
   std::uint64_t len_limit() const { return length_.current(); }
   std::uint64_t max_len() const { return settings_.max_len; }
   std::uint64_t input_to_state_execs() const { return input_to_state_budget_.used(); }
@@ -110,6 +114,7 @@ class FuzzSession {
   InputToStateBudget input_to_state_budget_;
   Pcg rng_;
   std::uint64_t calls_ = 0;
+  std::uint64_t admitted_[kOrigins] = {};  // by Origin
 };
 
 }  // namespace cfuzz::core

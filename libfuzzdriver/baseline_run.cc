@@ -70,7 +70,7 @@ void Coordinator::run_baseline(Worker& w, const Job& job) {
     features = core::read_batch_features(shm.features(), shm.features_size(), sent);
     for (const auto& fs : features) {
       for (std::uint32_t f : fs) {
-        if (f / 8 >= target_.counters) throw core::CorruptInput("a baseline feature past the target's counters");
+        if (f / 8 >= setup_.target.counters) throw core::CorruptInput("a baseline feature past the target's counters");
       }
     }
   } catch (const core::CorruptInput&) {
@@ -137,7 +137,7 @@ void Coordinator::run_baseline_alone(Worker& w, const Job& job, std::size_t inde
   OnceResult result = run_once(w, job, entry.values, as_seed(entry));
   core::ShmView shm = w.shm().view();
   std::vector<std::uint32_t> features;
-  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), target_.counters);
+  if (result == OnceResult::Passed) features = core::Corpus::features_of(shm.snapshot(), setup_.target.counters);
   {
     MutexLock lock(mu_);
     if (result == OnceResult::Lost) {

@@ -88,12 +88,12 @@ Coordinator::~Coordinator() {
 }
 
 WorkerConfig Coordinator::worker_config() const {
-  WorkerConfig c = worker_config_for(target_, test_, opts_.detect_leaks);
+  WorkerConfig c = worker_config_for(setup_.target, setup_.test, opts_.detect_leaks);
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
   c.growth_limit_mb = opts_.worker_growth_mb;
   c.stack_limit_kb = opts_.stack_limit_kb;
-  c.slot_capacity = slot_capacity_;
+  c.slot_capacity = setup_.slot_capacity;
   return c;
 }
 
@@ -103,18 +103,19 @@ core::Corpus Coordinator::load_corpus() {
   auto add = [&](std::string name, core::Origin origin, corpus::Entry values) {
     corpus->add(core::make_corpus_entry(std::move(name), origin, std::move(values)));
   };
-  for (std::size_t i = 0; i < test_.seeds.size(); ++i) {
-    add("seed#" + std::to_string(i), core::Origin::Seed, test_.seeds[i]);
+  for (std::size_t i = 0; i < setup_.test.seeds.size(); ++i) {
+    add("seed#" + std::to_string(i), core::Origin::Seed, setup_.test.seeds[i]);
   }
   std::error_code ec;
-  std::string testdata = testdata_dir(target_, test_);
+  std::string testdata = testdata_dir(setup_.target, setup_.test);
   if (std::filesystem::exists(std::filesystem::symlink_status(testdata, ec))) remove_stale_temporary_files(testdata);
-  for (auto& [name, values] : read_testdata(target_, test_)) add(name, core::Origin::Testdata, std::move(values));
+  for (auto& [name, values] : read_testdata(setup_.target, setup_.test))
+    add(name, core::Origin::Testdata, std::move(values));
   // The cache is the fuzzer's own: files it cannot use are skipped, as Go skips them.
   // Its files may be anyone's (a shared cache): one too large to be an entry is not read.
   const std::uint64_t limit = cache_entry_limit(opts_.max_len);
   SkippedFiles skipped = read_cache(
-      cache_dir_, test_.types, test_.shapes,
+      setup_.cache_dir, setup_.test.types, setup_.test.shapes,
       [&](CachedEntry&& c) {
         watcher_->note_known(c.name);
         corpus->add(c.key ? core::make_corpus_entry(c.name, core::Origin::Cache, std::move(c.values), *c.key)
@@ -124,40 +125,42 @@ core::Corpus Coordinator::load_corpus() {
       limit);
   if (!skipped.unusable.empty()) {
     reporter_.warning("skipped " + std::to_string(skipped.unusable.size()) + " unusable cache file(s) in " +
-                      cache_dir_ + " (first: " + skipped.unusable.front() + ")");
+                      setup_.cache_dir + " (first: " + skipped.unusable.front() + ")");
   }
   if (!skipped.too_large.empty()) {
     reporter_.warning("skipped " + std::to_string(skipped.too_large.size()) + " cache file(s) over " +
-                      std::to_string(limit >> 20) + " MiB in " + cache_dir_ +
+                      std::to_string(limit >> 20) + " MiB in " + setup_.cache_dir +
                       ", unread (first: " + skipped.too_large.front() + ")");
   }
   return loaded;
 }
 
 int Coordinator::run() {
-  start_ = Clock::now();
-  wall_start_ = std::chrono::system_clock::now();
-  target_ = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
-  test_ = target_.select(opts_.fuzz);
-  if (opts_.slice) reporter_.tag(opts_.target, test_.name);
-  if (!test_.error.empty()) {
+  setup_.start = Clock::now();
+  setup_.wall_start = std::chrono::system_clock::now();
+  setup_.target = describe_target(opts_.target, opts_.srcdir, fuzzing_environment());
+  setup_.test = setup_.target.select(opts_.fuzz);
+  if (opts_.slice) reporter_.tag(opts_.target, setup_.test.name);
+  if (!setup_.test.error.empty()) {
     // The test body failed before f.fuzz (f.fail, f.skip, an exception): a test failure.
     FailureReport r;
-    r.test = test_.name;
+    r.test = setup_.test.name;
     r.failure.kind = static_cast<std::uint32_t>(core::FailureKind::Returned);
-    core::failure_set(r.failure.message, test_.error);
+    core::failure_set(r.failure.message, setup_.test.error);
     reporter_.failure(r);
     return 1;
   }
-  if (test_.types.empty()) throw std::runtime_error(test_.name + "'s fuzz function takes no values to fuzz");
-  cache_dir_ = cache_dir_for(opts_.cachedir, target_.abs_path, test_.name);
+  if (setup_.test.types.empty())
+    throw std::runtime_error(setup_.test.name + "'s fuzz function takes no values to fuzz");
+  setup_.cache_dir = cache_dir_for(opts_.cachedir, setup_.target.abs_path, setup_.test.name);
   const std::string root = cache_root(opts_.cachedir);
   check_cache_root_owner(root, opts_.shared_cache);
   cache_writes_ = std::make_unique<CacheWrites>(root, [this](const std::string& text) { reporter_.warning(text); });
-  watcher_ = std::make_unique<CacheWatcher>(cache_dir_, test_.types, cache_entry_limit(opts_.max_len));
-  parallel_ = opts_.parallel > 0 ? opts_.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  if (opts_.fuzztime.count && *opts_.fuzztime.count < static_cast<std::uint64_t>(parallel_)) {
-    parallel_ = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
+  watcher_ = std::make_unique<CacheWatcher>(setup_.cache_dir, setup_.test.types, cache_entry_limit(opts_.max_len));
+  setup_.parallel =
+      opts_.parallel > 0 ? opts_.parallel : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (opts_.fuzztime.count && *opts_.fuzztime.count < static_cast<std::uint64_t>(setup_.parallel)) {
+    setup_.parallel = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
   }
   {
     MutexLock lock(mu_);  // no other thread yet: for the analysis' sake
@@ -168,11 +171,11 @@ int Coordinator::run() {
     }
     core::Corpus loaded = load_corpus();
     std::uint64_t largest = loaded.longest_byte_value();
-    max_len_ = opts_.max_len != 0 ? opts_.max_len : core::default_max_len(largest);
-    slot_capacity_ = std::max(max_len_, largest);
+    setup_.max_len = opts_.max_len != 0 ? opts_.max_len : core::default_max_len(largest);
+    setup_.slot_capacity = std::max(setup_.max_len, largest);
     core::FuzzSession::Settings search;
-    search.counters = target_.counters;
-    search.max_len = max_len_;
+    search.counters = setup_.target.counters;
+    search.max_len = setup_.max_len;
     search.len_control = opts_.len_control;
     search.master_seed = opts_.seed ? *opts_.seed
                                     : static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
@@ -182,16 +185,16 @@ int Coordinator::run() {
     session_ = core::FuzzSession(search, std::move(loaded));
     session_.dictionary().add_user_words(words);
     Scheduler::Settings s;
-    s.workers = parallel_;
+    s.workers = setup_.parallel;
     s.exec_budget = opts_.fuzztime.count;
     s.seeded = opts_.seed.has_value();
     scheduler_ = Scheduler(s);
     std::size_t known = use_baseline_cache();
     spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known,
                   session_.corpus().size());
-    spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", target_.abs_path,
-                  test_.name, target_.counters, session_.corpus().size(), cache_dir_, max_len_);
-    reporter_.baseline(Clock::now() - start_, scheduler_.baseline_done(),
+    spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", setup_.target.abs_path,
+                  setup_.test.name, setup_.target.counters, session_.corpus().size(), setup_.cache_dir, setup_.max_len);
+    reporter_.baseline(Clock::now() - setup_.start, scheduler_.baseline_done(),
                        scheduler_.baseline_total());  // some known from the last run
   }
 
@@ -199,7 +202,7 @@ int Coordinator::run() {
   // and processes never see them (worker_pool.h).
   pool_ = std::make_unique<WorkerPool>();
   signal(SIGPIPE, SIG_IGN);
-  pool_->start(parallel_, worker_config(), [this](Worker& w) { worker_main(w); });
+  pool_->start(setup_.parallel, worker_config(), [this](Worker& w) { worker_main(w); });
   supervise();
   pool_.reset();  // joined, and the signals as they were
 
@@ -215,7 +218,7 @@ int Coordinator::run() {
     baseline_total = scheduler_.baseline_total();
     recommended = session_.dictionary().recommended();
   }
-  Progress p = progress_now(Clock::now() - start_);
+  Progress p = progress_now(Clock::now() - setup_.start);
   double secs = std::chrono::duration<double>(p.elapsed).count();
   p.rate = secs > 0 ? static_cast<double>(p.execs) / secs : 0;
   p.sync_scans = watcher_->stats().scans;
@@ -238,10 +241,10 @@ int Coordinator::run() {
 }
 
 void Coordinator::supervise() {
-  auto next_line = start_ + std::chrono::seconds(3);
-  auto next_sync = start_ + kSyncInterval;
+  auto next_line = setup_.start + std::chrono::seconds(3);
+  auto next_sync = setup_.start + kSyncInterval;
   std::uint64_t last_execs = 0;
-  auto last_time = start_;
+  auto last_time = setup_.start;
   int interrupts = 0;
   bool recorded_fuzzing_start = false;
   while (pool_->running()) {
@@ -251,7 +254,7 @@ void Coordinator::supervise() {
       request_stop();
     }
     auto now = Clock::now();
-    if (opts_.fuzztime.time && now - start_ >= *opts_.fuzztime.time) request_stop();
+    if (opts_.fuzztime.time && now - setup_.start >= *opts_.fuzztime.time) request_stop();
     if (now >= next_sync) {
       sync_from_cache();
       next_sync = Clock::now() + kSyncInterval;
@@ -269,11 +272,11 @@ void Coordinator::supervise() {
     if (fuzzing_began && !recorded_fuzzing_start) {
       // The first point of this run's line in cover's plot: the baseline's coverage.
       recorded_fuzzing_start = true;
-      record_stats(progress_now(now - start_));
+      record_stats(progress_now(now - setup_.start));
       save_baseline_cache();  // a run killed later still spares the next one its baseline
     }
     if (now >= next_line) {
-      Progress p = progress_now(now - start_);
+      Progress p = progress_now(now - setup_.start);
       double secs = std::chrono::duration<double>(now - last_time).count();
       p.rate = secs > 0 ? static_cast<double>(p.execs - std::min(p.execs, last_execs)) / secs : 0;
       last_execs = p.execs;
@@ -281,11 +284,11 @@ void Coordinator::supervise() {
       // While a failing input is minimized, that is what the line says; the fuzzing line
       // only while other workers still fuzz (--keepfuzzing).
       for (auto& m : minimizing) {
-        m.elapsed = now - start_;
+        m.elapsed = now - setup_.start;
         reporter_.minimize_progress(m);
       }
       if (!fuzzing_began) {
-        reporter_.baseline(now - start_, done, total);
+        reporter_.baseline(now - setup_.start, done, total);
       } else if (minimizing.empty() || opts_.keep_fuzzing) {
         reporter_.progress(p);
       }
@@ -322,14 +325,14 @@ void Coordinator::cache_features(std::size_t i, const std::vector<std::uint32_t>
 }
 
 std::size_t Coordinator::use_baseline_cache() {
-  binary_identity_ = BaselineCache::binary_identity(target_.abs_path, target_.counters);
+  setup_.binary_identity = BaselineCache::binary_identity(setup_.target.abs_path, setup_.target.counters);
   // Only the entries of this cache are kept: the file may be anyone's, of any size.
   const core::Corpus& corpus = session_.corpus();
   std::unordered_set<std::uint64_t> cached;
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     if (corpus.at(i).origin == core::Origin::Cache) cached.insert(corpus.at(i).key);
   }
-  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(cache_dir_), binary_identity_,
+  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(setup_.cache_dir), setup_.binary_identity,
                                         [&](std::uint64_t key) { return cached.count(key) != 0; });
   std::size_t known = 0;
   std::vector<std::size_t> queue;  // the entries the baseline runs
@@ -339,7 +342,7 @@ std::size_t Coordinator::use_baseline_cache() {
     const std::vector<std::uint32_t>* features =
         e.origin == core::Origin::Cache ? baseline_cache_.find(e.key) : nullptr;
     bool fits = features != nullptr && std::all_of(features->begin(), features->end(),
-                                                   [&](std::uint32_t f) { return f / 8 < target_.counters; });
+                                                   [&](std::uint32_t f) { return f / 8 < setup_.target.counters; });
     if (!fits) {
       queue.push_back(i);
       continue;
@@ -354,7 +357,7 @@ std::size_t Coordinator::use_baseline_cache() {
 void Coordinator::save_baseline_cache() {
   // Only this corpus's entries: one that left the cache (corpus minimize, a user's rm)
   // leaves the file too, so that it does not grow run after run.
-  if (binary_identity_.empty()) return;
+  if (setup_.binary_identity.empty()) return;
   std::string bytes;
   {
     MutexLock lock(mu_);
@@ -365,11 +368,11 @@ void Coordinator::save_baseline_cache() {
       if (baseline_cache_.find(key) != nullptr) kept.push_back(key);
     }
     if (!baseline_cache_.changed() && kept.size() == baseline_cache_.size()) return;
-    bytes = baseline_cache_.serialize(binary_identity_, kept);
+    bytes = baseline_cache_.serialize(setup_.binary_identity, kept);
     baseline_cache_.mark_written();
   }
   cache_writes_->attempt("the baseline (kept for the next run)", [&] {
-    BaselineCache::write(cache_writes_->root(), BaselineCache::path_for(cache_dir_), bytes);
+    BaselineCache::write(cache_writes_->root(), BaselineCache::path_for(setup_.cache_dir), bytes);
   });
 }
 
@@ -384,7 +387,7 @@ void Coordinator::record_stats(const Progress& p) {
   r.edges = p.covered_counters;
   r.features = p.coverage_bits;
   cache_writes_->attempt("the run's figures (for cfuzz cover)",
-                         [&] { append_stats(cache_writes_->root(), stats_path(cache_dir_), r); });
+                         [&] { append_stats(cache_writes_->root(), stats_path(setup_.cache_dir), r); });
 }
 
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
@@ -396,8 +399,8 @@ Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   // (A count a target wrote over is bounded: no more than one execution per 10 ns of the run.)
   auto plausible = static_cast<std::uint64_t>(elapsed.count()) / 10 + 1;
   if (pool_) p.execs += pool_->executions_in_flight(plausible);
-  p.new_interesting = new_interesting_;
-  p.synced = synced_;
+  p.new_interesting = session_.admitted(core::Origin::Found);
+  p.synced = session_.admitted(core::Origin::Cache);
   p.total = session_.corpus().size();
   const std::vector<std::uint8_t>& mask = session_.mask();
   p.coverage_bits = core::count_bits(mask.data(), mask.size());
@@ -452,10 +455,10 @@ Job Coordinator::next_job() {
           cv_.notify_all();
           break;
         }
-        if (session_.begin_fuzzing(test_.types)) reporter_.warning("starting with empty corpus");
+        if (session_.begin_fuzzing(setup_.test.types)) reporter_.warning("starting with empty corpus");
         // Said before the first fuzz job goes out, with the lock held, so that no failure
         // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
-        reporter_.fuzzing_started(Clock::now() - start_, scheduler_.baseline_total(), parallel_);
+        reporter_.fuzzing_started(Clock::now() - setup_.start, scheduler_.baseline_total(), setup_.parallel);
         cv_.notify_all();
         break;
     }
@@ -495,7 +498,7 @@ std::string Coordinator::worker_error(const Worker& w, const std::string& why) c
     last = out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
   }
   if (last.size() > 300) last = last.substr(0, 300) + "...";
-  std::string text = target_.path + ": " + why;
+  std::string text = setup_.target.path + ": " + why;
   if (!last.empty()) text += "; the worker said: " + last;
   return text;
 }
@@ -506,7 +509,7 @@ void Coordinator::lost_worker(Worker& w, const std::string& why) {
   bool give_up = false;
   if (!ran_an_input_) {
     MutexLock lock(mu_);
-    give_up = ++lost_before_any_input_ >= 3 * static_cast<std::uint64_t>(parallel_);
+    give_up = ++lost_before_any_input_ >= 3 * static_cast<std::uint64_t>(setup_.parallel);
   }
   if (give_up) {
     stop_with_error(worker_error(w, "the workers died before running any input (" + why + ")"));
@@ -603,7 +606,6 @@ void Coordinator::run_sync(Worker& w, const Job& job) {
                                  scheduler_.execs_done());
   if (!admitted) return;
   cache_features(admitted->index, admitted->features);
-  ++synced_;
 }
 
 void Coordinator::run_fuzz(Worker& w, const Job& job) {
@@ -677,7 +679,7 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
     }
     case CallOutcome::Kind::Error:
       // A harness that breaks its contract would break every call: stop, saying why.
-      if (r.error_code == rpc::kHarnessError) throw std::runtime_error(target_.path + ": " + r.error);
+      if (r.error_code == rpc::kHarnessError) throw std::runtime_error(setup_.target.path + ": " + r.error);
       lost_worker(w, r.error);
       return;
     case CallOutcome::Kind::Died:

@@ -52,7 +52,7 @@ class Coordinator {
   // After run(), or after it threw: what the run reported, and the fuzz test it ran (empty
   // if it never got as far as choosing one).
   Reporter::Record record() const { return reporter_.record(); }
-  const std::string& test_name() const { return test_.name; }
+  const std::string& test_name() const { return setup_.test.name; }
   // Whether SIGINT or SIGTERM stopped the run.
   bool interrupted() const { return interrupted_.load(); }
   // After run(): one flag per counter, reached by the corpus (what the mask holds).
@@ -153,17 +153,20 @@ class Coordinator {
   void save_failing_input(const corpus::Entry& input, FailureReport* r);
   void add_failure_report(const FailureReport& r) CFUZZ_EXCLUDES(mu_);
 
-  // Set before the worker threads start, read-only after.
+  // What the run found out before the worker threads start, read-only after.
+  struct Setup {
+    TargetInfo target;
+    TestInfo test;
+    std::string cache_dir;
+    std::string binary_identity;  // names the binary in the baseline file
+    std::uint64_t max_len = 0;
+    std::uint64_t slot_capacity = 0;
+    int parallel = 1;
+    std::chrono::steady_clock::time_point start;
+    std::chrono::system_clock::time_point wall_start;  // for claims shared with other runs
+  };
   RunOptions opts_;
-  TargetInfo target_;
-  TestInfo test_;
-  std::string cache_dir_;
-  std::string binary_identity_;  // names the binary in the baseline file
-  std::uint64_t max_len_ = 0;
-  std::uint64_t slot_capacity_ = 0;
-  int parallel_ = 1;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::system_clock::time_point wall_start_;  // for claims shared with other runs
+  Setup setup_;
   // Safe from any thread.
   Reporter reporter_;
   std::unique_ptr<CacheWatcher> watcher_;      // the cache, as other runs write to it
@@ -180,8 +183,6 @@ class Coordinator {
   // The search: corpus, mask, dictionary, the calls' plans (core/fuzz_session.h).
   core::FuzzSession session_ CFUZZ_GUARDED_BY(mu_){core::FuzzSession::Settings{}};
   BaselineCache baseline_cache_ CFUZZ_GUARDED_BY(mu_);  // the features of every entry, as this binary measured them
-  std::uint64_t new_interesting_ CFUZZ_GUARDED_BY(mu_) = 0;
-  std::uint64_t synced_ CFUZZ_GUARDED_BY(mu_) = 0;  // entries from other runs that added coverage here
   std::string fatal_error_ CFUZZ_GUARDED_BY(mu_);
   std::uint64_t lost_before_any_input_ CFUZZ_GUARDED_BY(mu_) = 0;  // lost_worker's count
   std::atomic<bool> ran_an_input_{false};                          // an execution finished

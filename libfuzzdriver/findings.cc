@@ -51,7 +51,7 @@ std::string input_summary(const corpus::Entry& e, const std::vector<std::string>
 
 void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
   core::ShmView shm = w.shm().view();
-  std::size_t n = target_.counters;
+  std::size_t n = setup_.target.counters;
   corpus::Entry values = core::load_entry(shm.current(), w.shm().input_area_size());
   std::vector<std::uint8_t> snapshot(shm.snapshot(), shm.snapshot() + n);
   core::NewCoverage fresh;
@@ -116,18 +116,17 @@ void Coordinator::handle_interesting(Worker& w, std::size_t parent) {
     if (!admitted) return;
     added = admitted->bits;
     cache_features(admitted->index, admitted->features);
-    new_interesting_++;
   }
   // Known before it is on disk: the cache watcher must not take it for another run's.
   watcher_->note_known(e.name);
-  cache_writes_->attempt("a new entry", [&] { save_to_cache(cache_writes_->root(), cache_dir_, best); });
+  cache_writes_->attempt("a new entry", [&] { save_to_cache(cache_writes_->root(), setup_.cache_dir, best); });
   reporter_.new_entry(e.name, added, execs);
   spdlog::debug("worker {}: new interesting input {} ({} bytes, {} new bits)", w.index(), e.name, e.size, added);
 }
 
 std::string Coordinator::rerun_command(const std::string& name, const std::string& srcdir) const {
-  std::string cmd = opts_.target + " --run " + test_.name + "/" + name;
-  if (srcdir != target_.srcdir) {
+  std::string cmd = opts_.target + " --run " + setup_.test.name + "/" + name;
+  if (srcdir != setup_.target.srcdir) {
     cmd += " --srcdir " + srcdir;
   } else if (!opts_.srcdir.empty()) {
     cmd += " --srcdir " + opts_.srcdir;
@@ -137,7 +136,7 @@ std::string Coordinator::rerun_command(const std::string& name, const std::strin
 
 std::string Coordinator::write_failing_input(const corpus::Entry& input, const std::string& srcdir, std::string* rerun,
                                              const std::string& confine_below) {
-  std::string dir = srcdir + "/testdata/fuzz/" + test_.name;
+  std::string dir = srcdir + "/testdata/fuzz/" + setup_.test.name;
   std::string text = corpus::encode(input);
   std::string name = content_name(text);
   fs::path path = fs::path(dir) / name;
@@ -182,8 +181,8 @@ std::string limit_flags(const core::FailureRecord& f, const RunOptions& o) {
 
 void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* r) {
   // Runs sharing the cache that find the same failure write one reproducer between them.
-  FailureClaim claim(cache_writes_->root(), (fs::path(cache_dir_).parent_path() / ".claims").string(), test_.name,
-                     core::failure_signature(r->failure), wall_start_);
+  FailureClaim claim(cache_writes_->root(), (fs::path(setup_.cache_dir).parent_path() / ".claims").string(),
+                     setup_.test.name, core::failure_signature(r->failure), setup_.wall_start);
   if (!claim.acquire()) {
     fs::path other = claim.other_path();
     r->written_by_other_run = true;
@@ -191,23 +190,24 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
     // <srcdir>/testdata/fuzz/<Name>/<file>
     fs::path srcdir = other.parent_path().parent_path().parent_path().parent_path();
     std::error_code ec;
-    r->rerun = rerun_command(other.filename().string(),
-                             fs::equivalent(srcdir, target_.srcdir, ec) ? target_.srcdir : srcdir.string()) +
-               limit_flags(r->failure, opts_);
+    r->rerun =
+        rerun_command(other.filename().string(),
+                      fs::equivalent(srcdir, setup_.target.srcdir, ec) ? setup_.target.srcdir : srcdir.string()) +
+        limit_flags(r->failure, opts_);
     return;
   }
   // A finding is never lost: when testdata/ cannot take it (read-only, a directory in the
   // way), it goes to a fallback tree beside the cache, laid out like a source directory so
   // that the re-run command works, and the input itself is printed in the report.
   try {
-    r->written_to = write_failing_input(input, target_.srcdir, &r->rerun);
+    r->written_to = write_failing_input(input, setup_.target.srcdir, &r->rerun);
     claim.record(r->written_to);
   } catch (const std::exception& e) {
     r->write_error = e.what();
     std::string text = corpus::encode(input);
     r->input_v1 = text;
     r->input_base64 = base64_encode(text);
-    std::string fallback = (fs::path(cache_dir_).parent_path() / "failures").string();
+    std::string fallback = (fs::path(setup_.cache_dir).parent_path() / "failures").string();
     try {
       r->written_to = write_failing_input(input, fallback, &r->rerun, cache_writes_->root());
       claim.record(r->written_to);
@@ -223,7 +223,7 @@ void Coordinator::save_failing_input(const corpus::Entry& input, FailureReport* 
 corpus::Entry Coordinator::minimize_for_report(Worker& w, const corpus::Entry& input,
                                                const core::FailureRecord& failure, FailureReport* r) {
   std::uint64_t bytes = core::entry_size(input);
-  reporter_.minimizing(Clock::now() - start_, bytes);
+  reporter_.minimizing(Clock::now() - setup_.start, bytes);
   MinimizeLimits limits;
   if (opts_.minimize_time.time) limits.deadline = Clock::now() + *opts_.minimize_time.time;
   if (opts_.minimize_time.count) limits.execs = *opts_.minimize_time.count;
@@ -272,15 +272,15 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
   cv_.notify_all();
 
   FailureReport r;
-  r.test = test_.name;
+  r.test = setup_.test.name;
   r.failure = failure;
   r.output = std::move(output);
   if (seed != nullptr) {
     // A failing seed stops the run as in Go; it is already on disk (or in the source).
     r.seed = true;
     r.seed_name = seed->name;
-    r.input_summary = input_summary(input, test_.shapes);
-    r.elapsed = Clock::now() - start_;
+    r.input_summary = input_summary(input, setup_.test.shapes);
+    r.elapsed = Clock::now() - setup_.start;
     add_failure_report(r);
     return;
   }
@@ -289,11 +289,11 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     // pass: nothing to minimize or to save under testdata. The report carries the input so
     // that the mutator can be run on it.
     r.in_custom_mutator = true;
-    r.stack = symbolize_site(target_.abs_path, r.failure.site);
-    r.input_summary = input_summary(input, test_.shapes);
+    r.stack = symbolize_site(setup_.target.abs_path, r.failure.site);
+    r.input_summary = input_summary(input, setup_.test.shapes);
     r.input_v1 = corpus::encode(input);
     r.input_base64 = base64_encode(r.input_v1);
-    r.elapsed = Clock::now() - start_;
+    r.elapsed = Clock::now() - setup_.start;
     add_failure_report(r);
     w.kill();
     return;
@@ -325,11 +325,11 @@ void Coordinator::handle_failure(Worker& w, const core::FailureRecord& failure, 
     best = input;
   }
   if (r.failure.kind != static_cast<std::uint32_t>(core::FailureKind::Returned)) {
-    r.stack = symbolize_site(target_.abs_path, r.failure.site);
+    r.stack = symbolize_site(setup_.target.abs_path, r.failure.site);
   }
   save_failing_input(best, &r);
-  r.input_summary = input_summary(best, test_.shapes);
-  r.elapsed = Clock::now() - start_;
+  r.input_summary = input_summary(best, setup_.test.shapes);
+  r.elapsed = Clock::now() - setup_.start;
   add_failure_report(r);
   w.kill();  // a fresh worker for whatever comes next (--keepfuzzing)
 }

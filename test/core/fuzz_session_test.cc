@@ -138,6 +138,8 @@ TEST(FuzzSession, AdmitsOnlyInputsThatAddCoverage) {
   EXPECT_EQ(s.corpus().at(0).found, 1u);  // its parent
   EXPECT_EQ(s.mask()[5], 4u);
   EXPECT_FALSE(s.admit(found("new again"), more.data(), 11, 0));  // now in the mask
+  EXPECT_EQ(s.admitted(Origin::Found), 1u);
+  EXPECT_EQ(s.admitted(Origin::Cache), 0u);
 }
 
 TEST(FuzzSession, AnEntryReachingTheChangedCodeIsFocused) {
