@@ -535,7 +535,6 @@ class FrontEnd {
         corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
         std::uint64_t len = core::entry_size(found);
         if (keep_if_new(found, "", true, call.plan.entry)) {
-          ++new_units_;
           say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: " + mutations);
         }
       }
@@ -646,7 +645,7 @@ class FrontEnd {
                           "stat::peak_rss_mb:              %llu\n",
                           static_cast<unsigned long long>(execs),
                           static_cast<unsigned long long>(secs > 0 ? static_cast<double>(execs) / secs : 0),
-                          static_cast<unsigned long long>(new_units_),
+                          static_cast<unsigned long long>(session_ ? session_->admitted(core::Origin::Found) : 0),
                           static_cast<unsigned long long>(slowest_ns_ / 1000000000ULL),
                           static_cast<unsigned long long>(peak_rss_mb()));
     if (n > 0) (void)!::write(fd, buf, static_cast<std::size_t>(std::min<int>(n, sizeof buf - 1)));
@@ -672,7 +671,6 @@ class FrontEnd {
   fs::file_time_type output_mtime_{};
   Clock::time_point next_reload_{};
   std::uint64_t execs_ = 0;
-  std::uint64_t new_units_ = 0;
   std::uint64_t corpus_bytes_ = 0;
   std::uint64_t slowest_ns_ = 0;
 };
