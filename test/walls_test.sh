@@ -9,13 +9,13 @@ bash "$check" "$src"
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 for lib in corpus_format core runtime libfuzzdriver cmd; do cp -r "$src/$lib" "$copy/$lib"; done
-echo '#include "libfuzzdriver/worker.h"' >> "$copy/runtime/fuzz_engine.cc"
+echo '#include "libfuzzdriver/worker.h"' >> "$copy/runtime/engine/fuzz_engine.cc"
 echo '#include "core/rpc.h"' >> "$copy/cmd/main.cc"
 if out=$(bash "$check" "$copy"); then
   echo "FAIL: check_walls.sh passed a tree that crosses two walls" >&2
   exit 1
 fi
-grep -q "^runtime/fuzz_engine.cc:[0-9]*: runtime must not include libfuzzdriver/" <<<"$out" ||
+grep -q "^runtime/engine/fuzz_engine.cc:[0-9]*: runtime must not include libfuzzdriver/" <<<"$out" ||
   { echo "FAIL: the runtime violation was not named: $out" >&2; exit 1; }
 grep -q "^cmd/main.cc:[0-9]*: cmd must not include core/" <<<"$out" ||
   { echo "FAIL: the cmd violation was not named: $out" >&2; exit 1; }
