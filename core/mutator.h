@@ -57,7 +57,7 @@ class WordSource {
 };
 
 // Mutations of a byte value that someone else makes: a target's custom mutator
-// (runtime/custom_mutator.h). `other` is the splice partner's value of the same index (may
+// (runtime/engine/custom_mutator.h). `other` is the splice partner's value of the same index (may
 // be null). Returns false for values it does not handle.
 class ValueMutator {
  public:

@@ -7,7 +7,7 @@
 // memory (core/shm_layout.h), where they survive the worker's death.
 //
 // This header holds the messages as plain structs and enums, with no JSON in sight: the
-// engine's hot path (runtime/fuzz_engine.h) takes and returns them. Their JSON form, the
+// engine's hot path (runtime/engine/fuzz_engine.h) takes and returns them. Their JSON form, the
 // envelopes and the encoding are in core/rpc_json.h, included only where messages are
 // encoded or decoded.
 #pragma once
@@ -29,14 +29,14 @@ inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
 // The flag the coordinator runs a target with as a worker: --cfuzz-worker=<Name>.
 inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
 // Set to 1 in the environment of every process of a target that `cfuzz run --value-profile`
-// starts: the runtime then counts the value profile's counters (runtime/value_profile.h).
+// starts: the runtime then counts the value profile's counters (runtime/engine/value_profile.h).
 inline constexpr const char* kValueProfileEnv = "CFUZZ_VALUE_PROFILE";
 // Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
 // Added to --cfuzz-worker=<Name> as --cfuzz-stack-limit-kb=N when the user gave a stack limit.
 inline constexpr const char* kStackLimitFlag = "--cfuzz-stack-limit-kb";
 // The flag `cfuzz cover` runs a target with to learn where each coverage counter sits in
-// the code: the PC table (runtime/pc_table.h).
+// the code: the PC table (runtime/modes/pc_table.h).
 inline constexpr const char* kPcTableFlag = "--cfuzz-pc-table";
 // Descriptors in the worker, fixed like Go's (fuzz_in = 3, fuzz_out = 4, memory = 5).
 inline constexpr int kRequestFd = 3;

@@ -12,7 +12,7 @@ std::optional<std::chrono::nanoseconds> run_queue_wait(pid_t pid, pid_t tid) {
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", static_cast<int>(pid), static_cast<int>(tid));
   // Opened afresh each time (a few microseconds): the process may have exited, and the
-  // runtime's descriptors 3 and 4 can be swapped while an input runs (runtime/rpc_guard.h).
+  // runtime's descriptors 3 and 4 can be swapped while an input runs (runtime/worker/rpc_guard.h).
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   char buf[128];

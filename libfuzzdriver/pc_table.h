@@ -1,4 +1,4 @@
-// The target's PC table (runtime/pc_table.h), read by running it with --cfuzz-pc-table:
+// The target's PC table (runtime/modes/pc_table.h), read by running it with --cfuzz-pc-table:
 // for every coverage counter, the module and the address in that module's file of the
 // basic block it counts.
 #pragma once

@@ -39,7 +39,7 @@ struct RunOptions {
   std::string srcdir;                                    // where testdata/ lives; empty: as the target decides
   bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
-  bool value_profile = false;                            // runtime/value_profile.h
+  bool value_profile = false;                            // runtime/engine/value_profile.h
   bool json = false;                                     // JSON lines instead of text
   std::string junit;                                     // --junit: the run's result as JUnit XML to this file
   std::string sarif;                                     // --sarif: the run's failures as SARIF 2.1.0 to this file

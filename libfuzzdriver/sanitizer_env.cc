@@ -11,7 +11,7 @@ std::vector<std::string> fuzzing_environment(bool detect_leaks) {
   };
   // UBSan and TSan reports must end the process (by default they only print); leak reports
   // at a worker's normal exit are nobody's failure (leaks are checked per input instead,
-  // runtime/leak_check.h); allocations too large to satisfy return null (the target's
+  // runtime/failure/leak_check.h); allocations too large to satisfy return null (the target's
   // problem to handle) instead of aborting the worker. A worker lives for the whole run, so
   // ASan's quarantine of freed memory (256 MiB by default) fills within its first seconds and
   // stays: it was two thirds of a libxml2 worker's 380 MiB; with 64 MiB the worker held 120

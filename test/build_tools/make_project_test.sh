@@ -67,7 +67,7 @@ counters() {
 }
 exe_counters="$(counters fuzz_records)"
 so_counters="$(counters librecord.so)"
-stack_depth_steps=32 # the runtime's own (runtime/stack_depth_feature.h)
+stack_depth_steps=32 # the runtime's own (runtime/engine/stack_depth_feature.h)
 contains " $((exe_counters + so_counters + stack_depth_steps)) counters" "$work/run.log"
 
 step "the saved input fails the seed run, by itself and among the seeds"

@@ -125,7 +125,7 @@ TEST(FailureRecord, SummaryReadsNaturallyForEachKind) {
   EXPECT_EQ(failure_summary(record(FailureKind::RpcCorrupted, "rpc-corrupted", "", "fd 3 closed")), "fd 3 closed");
 }
 
-// An exception not derived from std::exception has no message (runtime/executor.cc's
+// An exception not derived from std::exception has no message (runtime/engine/executor.cc's
 // catch (...) records only the type): `throw 42;` reads "uncaught exception int".
 TEST(FailureRecord, SummaryOfAnExceptionWithoutAMessageEndsWithItsType) {
   EXPECT_EQ(failure_summary(record(FailureKind::Exception, "int", "")), "uncaught exception int");

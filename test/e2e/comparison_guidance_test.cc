@@ -180,7 +180,7 @@ TEST(NestedLengths, ARecordGetsASiblingCopiedFromTheInput) {
   // took 52K-19.4M (median 7.0M; measured before the input-to-state stage went on where it
   // stopped). A run with one seed repeats itself for one build, but which seeds find it
   // changes with any change of the runtime's size: a comparison's site in the comparison
-  // table is its PC less the table's address (runtime/cmp_table.h), and the runtime's code
+  // table is its PC less the table's address (runtime/engine/cmp_table.h), and the runtime's code
   // lies between the two, so every site moves to another slot. So the test asks for a share:
   // with 61% of seeds finding it, 3 of the first 12 fail to do so in 0.2% of layouts; with
   // random bytes only, the median seed above needed 7.0M executions, over four such budgets.

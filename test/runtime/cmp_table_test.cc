@@ -1,6 +1,6 @@
-// The table of recent comparisons (runtime/cmp_table.h), the input-to-state stage's view of
+// The table of recent comparisons (runtime/engine/cmp_table.h), the input-to-state stage's view of
 // the base input's run: a comparison that the table loses is one the stage never answers.
-#include "runtime/cmp_table.h"
+#include "runtime/engine/cmp_table.h"
 
 #include <cstdint>
 #include <set>

@@ -1,7 +1,7 @@
-// CmpWords (runtime/cmp_words.h), the mutator's view of the target's comparisons: given the
+// CmpWords (runtime/engine/cmp_words.h), the mutator's view of the target's comparisons: given the
 // comparisons a run recorded and an input, the replacements that make those comparisons
 // come out the other way, in the forms a binary or text format keeps its fields.
-#include "runtime/cmp_words.h"
+#include "runtime/engine/cmp_words.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,9 @@
-// What the crash handler (runtime/crash_handler.h) records when the running input kills
+// What the crash handler (runtime/failure/crash_handler.h) records when the running input kills
 // its process: the kind, the signal and its name, where it happened, and the line that
 // names the input, for a seed run (exit status 1) and for a worker (dies of the signal, so
 // that the coordinator sees it). Each input runs in a forked child; the failure record is
 // in shared memory, as a worker's is.
-#include "runtime/crash_handler.h"
+#include "runtime/failure/crash_handler.h"
 
 #include <errno.h>
 #include <link.h>

@@ -8,9 +8,9 @@
 #include <memory>
 #include <string_view>
 
-#include "runtime/engine_namespace.h"
-#include "runtime/registry.h"
-#include "runtime/test_state.h"
+#include "runtime/engine/engine_namespace.h"
+#include "runtime/engine/registry.h"
+#include "runtime/engine/test_state.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "runtime/stack_depth_feature.h"
-#include "runtime/test_body.h"
+#include "runtime/engine/stack_depth_feature.h"
+#include "runtime/engine/test_body.h"
 #include "test/runtime/engine_harness.h"
 
 namespace fuzzer::cfuzz::engine_test {

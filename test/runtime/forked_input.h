@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/failure_record.h"
-#include "runtime/crash_handler.h"
+#include "runtime/failure/crash_handler.h"
 
 namespace fuzzer::cfuzz::testing {
 

@@ -1,15 +1,15 @@
 // The engine's per-execution path allocates nothing (CONTRIBUTING.md, "Rules of the hot
-// path"; runtime/fuzz_engine.h). A real FuzzEngine, set up in this process as the
-// libFuzzer-style front end sets it up (runtime/libfuzzer_front_end.cc), runs the harness
+// path"; runtime/engine/fuzz_engine.h). A real FuzzEngine, set up in this process as the
+// libFuzzer-style front end sets it up (runtime/libfuzzer/libfuzzer_front_end.cc), runs the harness
 // of engine_harness.cc, compiled with SanitizerCoverage, over a private region of the
 // shared-memory layout. This file replaces the global operator new to count allocations,
 // so it is a binary of its own, without sanitizers (they bring their own allocator).
-#include "runtime/fuzz_engine.h"
+#include "runtime/engine/fuzz_engine.h"
 
 // The engine's header keeps JSON out of the hot path (core/rpc.h holds the messages as plain
 // structs; their JSON form is core/rpc_json.h).
 #if defined(INCLUDE_NLOHMANN_JSON_HPP_) || defined(INCLUDE_NLOHMANN_JSON_FWD_HPP_)
-#error "runtime/fuzz_engine.h pulls in nlohmann/json"
+#error "runtime/engine/fuzz_engine.h pulls in nlohmann/json"
 #endif
 
 #include <algorithm>
@@ -31,10 +31,10 @@
 #include "core/pcg.h"
 #include "core/rpc.h"
 #include "core/shm_layout.h"
-#include "runtime/coverage_registry.h"
-#include "runtime/private_region.h"
-#include "runtime/registry.h"
-#include "runtime/stack_depth_feature.h"
+#include "runtime/engine/coverage_registry.h"
+#include "runtime/engine/private_region.h"
+#include "runtime/engine/registry.h"
+#include "runtime/engine/stack_depth_feature.h"
 #include "test/runtime/engine_harness.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The watchdog of a seed run (runtime/input_limits.h): `./target --timeout 200ms` fails an
+// The watchdog of a seed run (runtime/failure/input_limits.h): `./target --timeout 200ms` fails an
 // input that runs past the timeout, and `--rss-limit-mb` one whose process grows past the
 // limit, naming the input and exiting 1; an input within its limits, and the time between
 // inputs, are not failures. Each run is a forked child (the watchdog starts once per
@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/crash_handler.h"
-#include "runtime/input_limits.h"
+#include "runtime/failure/crash_handler.h"
+#include "runtime/failure/input_limits.h"
 #include "test/runtime/forked_input.h"
 
 namespace fuzzer::cfuzz {

@@ -1,8 +1,8 @@
-// The libFuzzer command line (runtime/libfuzzer_options.h) read through its table of flags
-// (runtime/libfuzzer_flags.h): each flag parses its kind into its member, bad values are
+// The libFuzzer command line (runtime/libfuzzer/libfuzzer_options.h) read through its table of flags
+// (runtime/libfuzzer/libfuzzer_flags.h): each flag parses its kind into its member, bad values are
 // errors naming the argument, unknown flags are warned about as libFuzzer does, and -help=1
 // lists the whole table.
-#include "runtime/libfuzzer_options.h"
+#include "runtime/libfuzzer/libfuzzer_options.h"
 
 #include <cstdint>
 #include <limits>
@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "core/length_control.h"
-#include "runtime/libfuzzer_flags.h"
+#include "runtime/libfuzzer/libfuzzer_flags.h"
 
 namespace rt = cfuzz::runtime;
 using rt::FlagEffect;

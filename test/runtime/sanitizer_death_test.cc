@@ -1,4 +1,4 @@
-// What the sanitizer death callback (runtime/crash_handler.h) records when AddressSanitizer
+// What the sanitizer death callback (runtime/failure/crash_handler.h) records when AddressSanitizer
 // or UndefinedBehaviorSanitizer halts the process on the running input's bug: the kind
 // Sanitizer, the report's error type, and where. This file is compiled with both
 // sanitizers, as a target is; the runtime is not. Each input runs in a forked child.
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/crash_handler.h"
+#include "runtime/failure/crash_handler.h"
 #include "test/runtime/forked_input.h"
 
 namespace fuzzer::cfuzz {

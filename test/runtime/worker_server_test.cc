@@ -1,9 +1,9 @@
-// The worker's RPC server (runtime/worker_server.h) without a coordinator: a real
+// The worker's RPC server (runtime/worker/worker_server.h) without a coordinator: a real
 // WorkerServer over the harness of engine_harness.cc (compiled with SanitizerCoverage, as
 // targets are), its input areas in private memory, its RPC descriptors 3 and 4 opened on
 // pipes of this process. Each request line goes through WorkerServer::handle as the
 // coordinator's would, and the answer is read as the coordinator reads it.
-#include "runtime/worker_server.h"
+#include "runtime/worker/worker_server.h"
 
 #include <unistd.h>
 
@@ -21,9 +21,9 @@
 #include "core/rpc.h"
 #include "core/rpc_json.h"
 #include "core/shm_layout.h"
-#include "runtime/coverage_registry.h"
-#include "runtime/private_region.h"
-#include "runtime/registry.h"
+#include "runtime/engine/coverage_registry.h"
+#include "runtime/engine/private_region.h"
+#include "runtime/engine/registry.h"
 #include "test/runtime/engine_harness.h"
 
 namespace fuzzer::cfuzz {

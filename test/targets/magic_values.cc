@@ -123,7 +123,7 @@ CFUZZ_TEST(FuzzChecksummedFields, f) {
 
 // Two readings whose rotated sum must be exactly one value: no operand of the comparison
 // is in the input, and blind mutation has 2^-32 odds. How close the sum came (the value
-// profile, runtime/value_profile.h) is a gradient: an input one power of two nearer is
+// profile, runtime/engine/value_profile.h) is a gradient: an input one power of two nearer is
 // kept, and the next is a bit flip or a small step away.
 CFUZZ_TEST(FuzzRotatedSum, f) {
   f.fuzz([](cfuzz::T&, std::span<const std::uint8_t> d) {

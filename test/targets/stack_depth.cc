@@ -1,6 +1,6 @@
 // Inputs that differ only in how deep they take the stack: the first byte sizes an alloca,
 // and nothing else about the run changes (the same edges, the same hit counts). Only the
-// stack-depth feature (runtime/stack_depth_feature.h) tells them apart.
+// stack-depth feature (runtime/engine/stack_depth_feature.h) tells them apart.
 #include <alloca.h>
 #include <cfuzz/cfuzz.h>
 
