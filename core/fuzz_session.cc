@@ -4,7 +4,11 @@
 
 namespace cfuzz::core {
 
-FuzzSession::FuzzSession(Settings s, Corpus initial) : settings_(s), corpus_(std::move(initial)), mask_(s.counters, 0) {
+FuzzSession::FuzzSession(Settings s, Corpus initial)
+    : settings_(s),
+      corpus_(std::move(initial)),
+      mask_(s.counters, 0),
+      length_(s.max_len, corpus_.longest_byte_value(), s.len_control) {
   rng_.reseed(s.master_seed, 0x5eed);
 }
 

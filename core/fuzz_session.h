@@ -109,7 +109,7 @@ class FuzzSession {
   Corpus corpus_;
   Dictionary dictionary_;
   std::vector<std::uint8_t> mask_;
-  LengthControl length_{0, 0, 0};  // set by begin_fuzzing
+  LengthControl length_;  // from the corpus as loaded; again from begin_fuzzing's
   InterestingMinimizeBudget shrink_budget_;
   InputToStateBudget input_to_state_budget_;
   Pcg rng_;

@@ -84,7 +84,9 @@ Coordinator::Coordinator(RunOptions options) : opts_(std::move(options)), report
 
 Coordinator::~Coordinator() {
   request_stop();
-  pool_.reset();  // joins the worker threads
+  // Joined before the pool goes: a thread still in a fuzz call reaches it through pool_.
+  if (pool_) pool_->join();
+  pool_.reset();
 }
 
 WorkerConfig Coordinator::worker_config() const {
@@ -204,7 +206,8 @@ int Coordinator::run() {
   signal(SIGPIPE, SIG_IGN);
   pool_->start(setup_.parallel, worker_config(), [this](Worker& w) { worker_main(w); });
   supervise();
-  pool_.reset();  // joined, and the signals as they were
+  pool_->join();
+  pool_.reset();  // the signals as they were
 
   std::size_t failures = failures_.size();
   bool fuzzed;

@@ -74,6 +74,15 @@ TEST(FuzzSession, CallsCarryTheLengthControlsLimitAndTheDictionary) {
   EXPECT_GT(s.next_call(100000).params.max_len, 9u);
 }
 
+TEST(FuzzSession, TheLengthLimitStartsFromTheCorpusAsLoaded) {
+  Corpus loaded;
+  loaded.add(found("twelve bytes"));
+  FuzzSession::Settings st;
+  st.counters = kCounters;
+  FuzzSession s(st, std::move(loaded));
+  EXPECT_EQ(s.len_limit(), 12u);  // what the progress lines show during the seeds' baseline
+}
+
 TEST(FuzzSession, AResultTeachesConstantsAndInputToStateProgress) {
   FuzzSession s = session_of(1);
   s.begin_fuzzing({corpus::Type::Bytes});
