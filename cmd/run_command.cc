@@ -5,9 +5,21 @@
 
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
+#include "libfuzzdriver/budget.h"
 #include "libfuzzdriver/multi_run.h"
 
 namespace cfuzz::cmd {
+namespace {
+
+std::chrono::milliseconds parse_age(const std::string& text) {
+  auto d = driver::parse_go_duration(text);
+  if (!d || d->count() < 0) {
+    throw std::runtime_error("--worker-max-age " + text + ": expected a duration such as 60s or 10m, or 0 for never");
+  }
+  return std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+}
+
+}  // namespace
 
 void add_run_command(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("run", "Fuzz a target built with cfuzz-clang++ (or cfuzz_add_fuzz_test)");
@@ -16,6 +28,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto minimize_time = std::make_shared<std::string>("60s");
   auto limits = std::make_shared<InputLimitFlags>();
   auto seed = std::make_shared<std::uint64_t>(0);
+  auto max_age = std::make_shared<std::string>("60s");
 
   sub->add_option("target", opts->targets,
                   "The target binary; with several, every fuzz test of each (those --fuzz matches) is fuzzed, "
@@ -43,6 +56,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   sub->add_option("--worker-growth-mb", opts->worker_growth_mb,
                   "Restart a worker between calls once its memory has grown this many MiB past its size after its "
                   "first call (a long-lived worker under ASan keeps growing); 0: never")
+      ->capture_default_str();
+  sub->add_option("--worker-max-age", *max_age,
+                  "Restart a worker between calls once it is this old, whatever its size (under ASan a worker "
+                  "slows as it ages); 0: never")
       ->capture_default_str();
   sub->add_option("--stack-limit-kb", opts->stack_limit_kb,
                   "Stack a fuzz test may use per input, in KiB; past it, the input is a failure (0: none; "
@@ -98,11 +115,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "SARIF viewers");
   sub->add_flag("-v,--verbose", opts->verbose, "Log what the coordinator does");
 
-  sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, &exit_code] {
+  sub->callback([opts, fuzztime, minimize_time, minimize_opt, limits, seed, seed_opt, max_age, &exit_code] {
     if (!fuzztime->empty()) opts->fuzztime = driver::Budget::parse(*fuzztime, "--fuzztime", false);
     opts->minimize_time = driver::Budget::parse(*minimize_time, "--fuzzminimizetime", true);
     opts->minimize_time_given = minimize_opt->count() > 0;
     opts->timeout = limits->timeout();
+    opts->worker_max_age = parse_age(*max_age);
     if (seed_opt->count() > 0) opts->seed = *seed;
     opts->target = opts->targets.front();
     spdlog::set_level(opts->verbose ? spdlog::level::debug : spdlog::level::warn);

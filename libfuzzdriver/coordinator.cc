@@ -94,6 +94,7 @@ WorkerConfig Coordinator::worker_config() const {
   c.timeout = opts_.timeout;
   c.rss_limit_mb = opts_.rss_limit_mb;
   c.growth_limit_mb = opts_.worker_growth_mb;
+  c.max_age = opts_.worker_max_age;
   c.stack_limit_kb = opts_.stack_limit_kb;
   c.slot_capacity = setup_.slot_capacity;
   return c;
@@ -557,11 +558,12 @@ void Coordinator::worker_main(Worker& w) {
 
 void Coordinator::replace_outgrown(Worker& w) {
   std::uint64_t from = w.first_call_rss_mb(), to = w.rss_mb();
+  auto age = std::chrono::duration_cast<std::chrono::seconds>(w.age());
   auto began = Clock::now();
   w.stop();
   if (!start_worker(w)) return;  // the run stops, saying why
-  spdlog::debug("worker {}: grew from {} to {} MiB since its first call; replaced in {} ms", w.index(), from, to,
-                std::chrono::duration_cast<milliseconds>(Clock::now() - began).count());
+  spdlog::debug("worker {}: {} s old, grew from {} to {} MiB since its first call; replaced in {} ms", w.index(),
+                age.count(), from, to, std::chrono::duration_cast<milliseconds>(Clock::now() - began).count());
 }
 
 Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const corpus::Entry& values,

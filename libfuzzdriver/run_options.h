@@ -30,6 +30,7 @@ struct RunOptions {
   std::chrono::milliseconds timeout{10000};              // per input
   std::uint64_t rss_limit_mb = 2048;                     // 0: no limit
   std::uint64_t worker_growth_mb = 128;                  // replace a worker grown this much (worker_growth.h)
+  std::chrono::milliseconds worker_max_age{60000};       // replace a worker this old (worker_growth.h); 0: never
   std::optional<std::uint64_t> stack_limit_kb;           // none: the target's default (128 KiB for CFUZZ_TESTs)
   std::uint64_t max_len = 0;                             // 0: max(4096, largest seed value), at most 1 MiB
   std::uint64_t len_control = core::kDefaultLenControl;  // core/length_control.h; 0: the limit is max_len at once

@@ -38,7 +38,7 @@ WorkerConfig worker_config_for(const TargetInfo& target, const TestInfo& test, b
 }
 
 Worker::Worker(int index, WorkerConfig config)
-    : index_(index), config_(std::move(config)), growth_(config_.growth_limit_mb) {
+    : index_(index), config_(std::move(config)), growth_(config_.growth_limit_mb, config_.max_age) {
   shm_ = std::make_unique<SharedMemory>(config_.slot_capacity, static_cast<std::uint32_t>(config_.types.size()),
                                         config_.counters);
 }
@@ -123,7 +123,7 @@ void Worker::start() {
 }
 
 bool Worker::outgrown() {
-  if (config_.growth_limit_mb == 0) return false;
+  if (config_.growth_limit_mb == 0 && config_.max_age.count() == 0) return false;
   // /proc/<pid>/statm is read at most once a second, not after every call (one lasts about
   // 20 ms): growth worth a restart takes far longer than that, and a young worker is never
   // replaced anyway.

@@ -30,6 +30,7 @@ struct WorkerConfig {
   std::chrono::milliseconds timeout{10000};  // per input
   std::uint64_t rss_limit_mb = 2048;         // 0: no limit
   std::uint64_t growth_limit_mb = 0;         // replace past this growth (worker_growth.h); 0: never
+  std::chrono::milliseconds max_age{0};      // replace at this age (worker_growth.h); 0: never
   std::uint64_t slot_capacity = 1 << 20;
   std::uint64_t counters = 0;
   bool detect_leaks = false;                    // check inputs for memory leaks (needs LeakSanitizer in the target)
@@ -105,12 +106,14 @@ class Worker {
   void kill();
 
   // Between calls: whether the worker has grown more than `growth_limit_mb` past its size
-  // after its first call (worker_growth.h), and is to be replaced by a fresh one. Measured
-  // after the first call and then at most once a second; false in between.
+  // after its first call, or reached `max_age` (worker_growth.h), and is to be replaced by a
+  // fresh one. Measured after the first call and then at most once a second; false in
+  // between.
   bool outgrown();
-  // Its resident memory after its first call, and now, in MiB.
+  // Its resident memory after its first call, and now, in MiB; the time since it started.
   std::uint64_t first_call_rss_mb() const { return growth_.base_mb(); }
   std::uint64_t rss_mb() const { return process_.rss_mb(); }
+  WorkerGrowth::Clock::duration age() const { return growth_.age(WorkerGrowth::Clock::now()); }
 
   int index() const { return index_; }
   pid_t pid() const { return process_.pid(); }

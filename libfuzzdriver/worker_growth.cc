@@ -11,12 +11,13 @@ void WorkerGrowth::started(Clock::time_point now, Clock::duration cost) {
 }
 
 bool WorkerGrowth::outgrown(std::uint64_t rss_mb, Clock::time_point now) {
-  if (limit_mb_ == 0 || rss_mb == 0) return false;
-  if (base_mb_ == 0) {
+  if (base_mb_ == 0 && rss_mb > 0) {
     base_mb_ = rss_mb;
     return false;
   }
-  return now - started_ >= min_age_ && rss_mb > base_mb_ + limit_mb_;
+  if (age(now) < min_age_) return false;
+  if (max_age_.count() > 0 && age(now) >= max_age_) return true;
+  return limit_mb_ > 0 && base_mb_ > 0 && rss_mb > base_mb_ + limit_mb_;
 }
 
 }  // namespace cfuzz::driver

@@ -35,10 +35,30 @@ TEST(GrowingWorker, AGrowingWorkerIsReplacedBeforeItReachesTheMemoryLimit) {
 TEST(GrowingWorker, WithoutReplacementAWorkerGrowingAcrossCallsIsOutOfMemory) {
   TempDir dir;
   auto r = run({cfuzz(), "run", target("growing_worker"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
-                "--fuzztime", "60s", "--rss-limit-mb", "200", "--worker-growth-mb", "0"},
+                "--fuzztime", "60s", "--rss-limit-mb", "200", "--worker-growth-mb", "0", "--worker-max-age", "0"},
                {.cwd = dir.str()});
   EXPECT_EQ(r.exit_code, 1) << r.all();
   EXPECT_NE(r.out.find("over the 200 MB limit (--rss-limit-mb)"), std::string::npos) << r.all();
+}
+
+// A worker is also replaced at --worker-max-age whatever its size: here the growth limit is
+// out of reach, and only the age limit keeps the worker under --rss-limit-mb (reached
+// after about 17 s).
+TEST(GrowingWorker, AnOldWorkerIsReplacedWhateverItsSize) {
+  TempDir dir;
+  auto r = run(
+      {cfuzz(), "run", target("growing_worker"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+       "--fuzztime", "25s", "--rss-limit-mb", "200", "--worker-growth-mb", "100000", "--worker-max-age", "10s", "-v"},
+      {.cwd = dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_GE(count_of(r.err, " s old, grew from"), 1u) << r.all();
+  EXPECT_EQ(r.all().find("out of memory"), std::string::npos) << r.all();
+}
+
+TEST(GrowingWorker, TheAgeLimitIsADuration) {
+  auto r = run({cfuzz(), "run", target("growing_worker"), "--worker-max-age", "-5s"});
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.err.find("--worker-max-age -5s: expected a duration"), std::string::npos) << r.all();
 }
 
 TEST(GrowingWorker, TheFlagTakesAWholeNumberOfMiB) {

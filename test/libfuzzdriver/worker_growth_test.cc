@@ -1,5 +1,5 @@
-// When a worker that has grown is replaced: measured from its size after its first call,
-// never while it is young, never with the limit at 0.
+// When a worker that has grown or aged is replaced: growth measured from its size after its
+// first call, never while it is young, never with the limits at 0.
 #include "libfuzzdriver/worker_growth.h"
 
 #include <chrono>
@@ -49,6 +49,26 @@ TEST(WorkerGrowth, ANewProcessMeasuresAfresh) {
   EXPECT_FALSE(g.outgrown(90, t0 + seconds(32)));
   EXPECT_EQ(g.base_mb(), 90u);
   EXPECT_FALSE(g.outgrown(100, t0 + seconds(60)));
+}
+
+TEST(WorkerGrowth, AnOldWorkerIsReplacedWhateverItsSize) {
+  WorkerGrowth g(0, seconds(60));  // no growth limit
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0);
+  EXPECT_FALSE(g.outgrown(50, t0));
+  EXPECT_FALSE(g.outgrown(50, t0 + seconds(59)));
+  EXPECT_TRUE(g.outgrown(50, t0 + seconds(60)));
+  g.started(t0 + seconds(61));
+  EXPECT_FALSE(g.outgrown(50, t0 + seconds(62)));  // the new process is young
+}
+
+TEST(WorkerGrowth, TheAgeLimitIsNeverBelowTheYoungestAgeAllowed) {
+  WorkerGrowth g(0, seconds(1));
+  auto t0 = WorkerGrowth::Clock::now();
+  g.started(t0, seconds(1));  // a slow start: at least 100 s
+  EXPECT_FALSE(g.outgrown(0, t0 + seconds(2)));
+  EXPECT_FALSE(g.outgrown(0, t0 + seconds(99)));
+  EXPECT_TRUE(g.outgrown(0, t0 + seconds(100)));  // even with the size unknown
 }
 
 TEST(WorkerGrowth, ZeroNeverReplacesAndAnUnreadSizeIsIgnored) {
