@@ -200,7 +200,9 @@ std::vector<std::string> committed_candidates() {
   return files;
 }
 
-std::vector<std::string> generated_candidates() {
+// Every conversion the format names (and some it does not) applied to literals at the edges
+// of their types and of Go's lexer.
+std::vector<std::string> conversions() {
   std::vector<std::string> lines;
   const std::vector<std::string> funs = {"[]byte",
                                          "string",
@@ -294,9 +296,13 @@ std::vector<std::string> generated_candidates() {
   for (const auto& f : funs) {
     for (const auto& a : args) lines.push_back(f + "(" + a + ")");
   }
+  return lines;
+}
 
-  // Mutants of valid lines: insertions, deletions and replacements drawn from the
-  // characters and fragments that matter to Go's lexer and to the checker.
+// Mutants of valid lines: insertions, deletions and replacements drawn from the characters
+// and fragments that matter to Go's lexer and to the checker.
+std::vector<std::string> mutants_of_valid_lines(std::mt19937_64& rng) {
+  std::vector<std::string> lines;
   const std::vector<std::string> valid = {"int(5)",
                                           "[]byte(\"ab\\x00\")",
                                           "string(\"h\\u00e9\")",
@@ -352,7 +358,6 @@ std::vector<std::string> generated_candidates() {
                                            "math.",  "Float64frombits",
                                            "\\x",    "\\u",
                                            "\\U00",  "\\4"};
-  std::mt19937_64 rng(42);
   auto below = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   for (int i = 0; i < 20000; ++i) {
     std::string s = valid[below(valid.size())];
@@ -370,6 +375,14 @@ std::vector<std::string> generated_candidates() {
     }
     lines.push_back(s);
   }
+  return lines;
+}
+
+std::vector<std::string> generated_candidates() {
+  std::mt19937_64 rng(42);
+  auto below = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  std::vector<std::string> lines = conversions();
+  for (auto& s : mutants_of_valid_lines(rng)) lines.push_back(std::move(s));
   std::vector<std::string> files;
   for (const auto& l : lines) files.push_back(std::string(kHeader) + "\n" + l + "\n");
   // Canonical files of random entries, and the same with their bytes perturbed.
