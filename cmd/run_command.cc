@@ -5,7 +5,7 @@
 
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/multi_run.h"
+#include "libfuzzdriver/run/multi_run.h"
 
 namespace cfuzz::cmd {
 
