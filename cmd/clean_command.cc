@@ -4,7 +4,7 @@
 
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/corpus/cache_dir.h"
 
 namespace cfuzz::cmd {
 

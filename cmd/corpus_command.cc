@@ -1,5 +1,5 @@
 // `cfuzz corpus`: tools for `go test fuzz v1` corpus files. Each subcommand fills an
-// options struct and calls libfuzzdriver/corpus_tools.h; nothing here a test of the
+// options struct and calls libfuzzdriver/corpus/corpus_tools.h; nothing here a test of the
 // library cannot reach.
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +11,7 @@
 
 #include "cmd/subcommands.h"
 #include "corpus_format/value.h"
-#include "libfuzzdriver/corpus_tools.h"
+#include "libfuzzdriver/corpus/corpus_tools.h"
 
 namespace cfuzz::cmd {
 

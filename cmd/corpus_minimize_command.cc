@@ -1,8 +1,8 @@
 // `cfuzz corpus minimize --target ./target DIR... -o OUT`: distill a corpus.
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/budget.h"
-#include "libfuzzdriver/corpus_distill.h"
+#include "libfuzzdriver/minimize/corpus_distill.h"
+#include "libfuzzdriver/util/budget.h"
 
 namespace cfuzz::cmd {
 

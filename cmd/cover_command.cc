@@ -1,7 +1,7 @@
 // `cfuzz cover ./target -o DIR`: what the corpus reaches, by source line and function.
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/cover.h"
+#include "libfuzzdriver/coverage/cover.h"
 
 namespace cfuzz::cmd {
 

@@ -1,7 +1,7 @@
 // `cfuzz minimize FILE --target ./target`: shrink a failing input by hand.
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/minimize_file.h"
+#include "libfuzzdriver/minimize/minimize_file.h"
 
 namespace cfuzz::cmd {
 

@@ -5,8 +5,8 @@
 
 #include "cmd/shared_flags.h"
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/budget.h"
-#include "libfuzzdriver/multi_run.h"
+#include "libfuzzdriver/run/multi_run.h"
+#include "libfuzzdriver/util/budget.h"
 
 namespace cfuzz::cmd {
 namespace {

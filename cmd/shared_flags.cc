@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "cmd/subcommands.h"
-#include "libfuzzdriver/budget.h"
+#include "libfuzzdriver/util/budget.h"
 
 namespace cfuzz::cmd {
 

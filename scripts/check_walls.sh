@@ -12,6 +12,15 @@
 #   libfuzzer         engine, failure        (the libFuzzer front end; never the worker server)
 #   modes             all of them            (the entry points: only they choose a front end)
 #   include           none                   (the public API)
+# and inside libfuzzdriver/, between its folders:
+#   util              none of the others     (small shared utilities: files, processes, budgets)
+#   worker            util                   (the target and its worker processes)
+#   report            util                   (what a run prints and writes of its failures and results)
+#   corpus            worker, util           (the corpus and the cache; a test's testdata needs its TargetInfo)
+#   minimize          corpus, worker, util   (minimization of a failing input and of a corpus)
+#   coverage          corpus, worker, util   (cfuzz cover and its report)
+#   run               all of them            (cfuzz run: only the run puts the parts together)
+# Every source of runtime/ and libfuzzdriver/ sits in one of those folders, and every folder has walls.
 # Usage: check_walls.sh [SOURCE_ROOT]   (default: the repository this script is in)
 set -euo pipefail
 root=${1:-"$(cd "$(dirname "$0")/.." && pwd)"}
@@ -31,6 +40,15 @@ declare -A runtime_folders=(
   [libfuzzer]="libfuzzer engine failure"
   [modes]="modes engine failure worker libfuzzer"
   [include]=""
+)
+declare -A libfuzzdriver_folders=(
+  [util]="util"
+  [worker]="worker util"
+  [report]="report util"
+  [corpus]="corpus worker util"
+  [minimize]="minimize corpus worker util"
+  [coverage]="coverage corpus worker util"
+  [run]="run util worker report corpus minimize coverage"
 )
 
 bad=0
@@ -55,16 +73,24 @@ check_walls() {
                "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$prefix[^/\"]+/" "$root/$prefix$folder" || true)
   done
 }
+# check_folders LIBRARY WALLS: every source of $root/LIBRARY sits in one of the folders of WALLS
+# (a source elsewhere would be outside every wall), and every folder there has walls.
+check_folders() {
+  local library=$1
+  local -n folders=$2
+  local file dir folder
+  while IFS= read -r file; do
+    echo "${file#"$root"/}: outside the folders of $library/ (${!folders[*]})"
+    bad=1
+  done < <(find "$root/$library" \( -name '*.h' -o -name '*.cc' -o -name '*.c' \) -not -path "$root/$library/*/*" | sort)
+  for dir in "$root/$library"/*/; do
+    folder=$(basename "$dir")
+    [ -n "${folders[$folder]+set}" ] || { echo "$library/$folder/: a folder without walls (add it to check_walls.sh)"; bad=1; }
+  done
+}
 check_walls "" libraries
 check_walls runtime/ runtime_folders
-
-# A runtime source outside the folders above would be outside every wall.
-while IFS= read -r file; do
-  echo "${file#"$root"/}: outside the runtime's folders (${!runtime_folders[*]})"
-  bad=1
-done < <(find "$root/runtime" \( -name '*.h' -o -name '*.cc' -o -name '*.c' \) -not -path "$root/runtime/*/*" | sort)
-for dir in "$root"/runtime/*/; do
-  folder=$(basename "$dir")
-  [ -n "${runtime_folders[$folder]+set}" ] || { echo "runtime/$folder/: a folder without walls (add it to check_walls.sh)"; bad=1; }
-done
+check_walls libfuzzdriver/ libfuzzdriver_folders
+check_folders runtime runtime_folders
+check_folders libfuzzdriver libfuzzdriver_folders
 exit $bad

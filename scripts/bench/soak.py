@@ -248,7 +248,7 @@ class LibFuzzerRun:
         self.binary, self.work = binary, work
         (work / "corpus").mkdir(parents=True, exist_ok=True)
         self.cmd = [binary, f"-max_total_time={secs}", f"-seed={seed}", "-timeout=10", work / "corpus"]
-        # cfuzz's workers get a 64 MiB quarantine (libfuzzdriver/sanitizer_env.cc): the same
+        # cfuzz's workers get a 64 MiB quarantine (libfuzzdriver/worker/sanitizer_env.cc): the same
         # here, so that the two differ only in the driver. The user's options come after.
         user = os.environ.get("ASAN_OPTIONS")
         self.env = {"ASAN_OPTIONS": "quarantine_size_mb=64" + (":" + user if user else "")}

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "corpus_format/codec.h"
-#include "libfuzzdriver/content_name.h"
+#include "libfuzzdriver/corpus/content_name.h"
 #include "test/corpus_format/test_support.h"
 #include "test/support/files.h"
 #include "test/support/temp_dir.h"

@@ -1,5 +1,5 @@
 // The library behind `cfuzz corpus`: file I/O, content names, conversion, show and fmt.
-#include "libfuzzdriver/corpus_tools.h"
+#include "libfuzzdriver/corpus/corpus_tools.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,9 +11,9 @@
 
 #include "corpus_format/codec.h"
 #include "corpus_format/corpus_dir.h"
-#include "libfuzzdriver/content_name.h"
-#include "libfuzzdriver/file_io.h"
-#include "libfuzzdriver/parallel_for.h"
+#include "libfuzzdriver/corpus/content_name.h"
+#include "libfuzzdriver/util/file_io.h"
+#include "libfuzzdriver/util/parallel_for.h"
 #include "test/corpus_format/test_support.h"
 #include "test/support/files.h"
 #include "test/support/temp_dir.h"

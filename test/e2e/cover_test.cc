@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "libfuzzdriver/llvm_tools.h"
+#include "libfuzzdriver/util/llvm_tools.h"
 #include "test/support/test_support.h"
 
 namespace cfuzz::test {

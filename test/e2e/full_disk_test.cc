@@ -3,7 +3,7 @@
 // loses a failing input (printed in full on standard error when it cannot be saved), and
 // leaves no torn or empty file behind. The fault is injected two ways: a small tmpfs that
 // really fills up (when the tests run as root, as in CI), and everywhere the file layer's
-// test switch (CFUZZ_TEST_WRITE_FAULT, libfuzzdriver/file_io.h).
+// test switch (CFUZZ_TEST_WRITE_FAULT, libfuzzdriver/util/file_io.h).
 #include <sys/mount.h>
 #include <unistd.h>
 

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/process.h"
+#include "libfuzzdriver/util/process.h"
 #include "test/support/test_support.h"
 
 namespace cfuzz::test {

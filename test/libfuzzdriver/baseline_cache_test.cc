@@ -1,5 +1,5 @@
 // The baseline an earlier run of the same binary measured, kept beside the cache.
-#include "libfuzzdriver/baseline_cache.h"
+#include "libfuzzdriver/corpus/baseline_cache.h"
 
 #include <cerrno>
 #include <filesystem>
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/util/file_io.h"
 #include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {

@@ -1,6 +1,6 @@
 // --fuzztime / --minimizetime budgets: Go's durations and counts, and errors that name
 // the flag.
-#include "libfuzzdriver/budget.h"
+#include "libfuzzdriver/util/budget.h"
 
 #include <chrono>
 #include <stdexcept>

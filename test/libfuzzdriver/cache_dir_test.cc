@@ -1,5 +1,5 @@
 // Where the cache goes by default, and the base64 of inputs printed when they cannot be saved.
-#include "libfuzzdriver/cache_dir.h"
+#include "libfuzzdriver/corpus/cache_dir.h"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/base64.h"
+#include "libfuzzdriver/util/base64.h"
 
 namespace cfuzz::driver {
 namespace {

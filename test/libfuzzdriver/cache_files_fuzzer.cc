@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "libfuzzdriver/baseline_cache.h"
-#include "libfuzzdriver/failure_claim.h"
-#include "libfuzzdriver/stats_log.h"
+#include "libfuzzdriver/corpus/baseline_cache.h"
+#include "libfuzzdriver/corpus/failure_claim.h"
+#include "libfuzzdriver/coverage/stats_log.h"
 
 namespace {
 

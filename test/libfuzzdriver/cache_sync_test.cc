@@ -1,6 +1,6 @@
 // The shared cache, from one run's side: entries other runs write are found once, its own
 // and unusable ones never; one failure among runs gets one claim.
-#include "libfuzzdriver/cache_sync.h"
+#include "libfuzzdriver/corpus/cache_sync.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,10 +14,10 @@
 #include <gtest/gtest.h>
 
 #include "corpus_format/codec.h"
-#include "libfuzzdriver/cache_dir.h"
-#include "libfuzzdriver/content_name.h"
-#include "libfuzzdriver/failure_claim.h"
-#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/corpus/cache_dir.h"
+#include "libfuzzdriver/corpus/content_name.h"
+#include "libfuzzdriver/corpus/failure_claim.h"
+#include "libfuzzdriver/util/file_io.h"
 #include "test/support/files.h"
 #include "test/support/temp_dir.h"
 

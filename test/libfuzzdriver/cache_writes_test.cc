@@ -1,5 +1,5 @@
 // The one gate of a run's cache writes: what a refused write means for the writes after it.
-#include "libfuzzdriver/cache_writes.h"
+#include "libfuzzdriver/corpus/cache_writes.h"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/util/file_io.h"
 
 namespace cfuzz::driver {
 namespace {

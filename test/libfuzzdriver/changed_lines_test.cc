@@ -1,6 +1,6 @@
 // The lines a diff changed (changed_lines.h), as `cfuzz run --since` reads them: git's -U0
 // hunks, context diffs, deletions, deleted files, and text that is not a diff.
-#include "libfuzzdriver/changed_lines.h"
+#include "libfuzzdriver/run/changed_lines.h"
 
 #include <stdexcept>
 

@@ -1,7 +1,7 @@
 // `cfuzz cover`'s report as a reader sees it: the page's totals, file list, functions never
 // entered, source lines marked reached or not, the chart of several runs; and the same
 // figures as text and JSON. (test/e2e/cover_browser_test.sh opens a real page in Chromium.)
-#include "libfuzzdriver/coverage_html.h"
+#include "libfuzzdriver/coverage/coverage_html.h"
 
 #include <stdlib.h>
 
@@ -15,8 +15,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "libfuzzdriver/coverage_plot.h"
-#include "libfuzzdriver/coverage_report.h"
+#include "libfuzzdriver/coverage/coverage_plot.h"
+#include "libfuzzdriver/coverage/coverage_report.h"
 #include "test/support/files.h"
 #include "test/support/temp_dir.h"
 

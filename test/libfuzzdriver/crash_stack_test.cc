@@ -1,10 +1,10 @@
 // Reading a failure's stack (crash_stack.h): the frames of a sanitizer's report and of a
 // symbolized site, which of them are the user's code, and the names fingerprints use.
-#include "libfuzzdriver/crash_stack.h"
+#include "libfuzzdriver/report/crash_stack.h"
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/sarif_report.h"
+#include "libfuzzdriver/report/sarif_report.h"
 
 namespace cfuzz::driver {
 namespace {

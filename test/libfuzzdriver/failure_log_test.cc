@@ -1,7 +1,7 @@
 // Who handles a failure a worker found: the first failure ends the run and later ones are
 // dropped; with --keepfuzzing each distinct failure is handled once and the run goes on,
 // but a failing seed still ends it. And the minimizations shown on the progress line.
-#include "libfuzzdriver/failure_log.h"
+#include "libfuzzdriver/run/failure_log.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // link, reads of untrusted files are bounded, and a write the disk refuses (injected with
 // CFUZZ_TEST_WRITE_FAULT, or a real full tmpfs when the test runs as root) leaves the old
 // file whole and no torn, temporary or empty file behind.
-#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/util/file_io.h"
 
 #include <sys/mount.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 // How one --fuzztime is shared among several fuzz tests (fuzz_rounds.h): equal first, then
 // moved to the tests still finding coverage, never past the budget, and never in slices too
 // short to fuzz.
-#include "libfuzzdriver/fuzz_rounds.h"
+#include "libfuzzdriver/run/fuzz_rounds.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The JUnit document's text: what a target prints (sanitizer colours, binary garbage, markup)
 // must not make the report unreadable for a CI system's XML parser.
-#include "libfuzzdriver/junit_report.h"
+#include "libfuzzdriver/report/junit_report.h"
 
 #include <gtest/gtest.h>
 

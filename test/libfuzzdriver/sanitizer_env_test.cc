@@ -1,5 +1,5 @@
 // The sanitizer settings every process of the target gets, and the user's own after them.
-#include "libfuzzdriver/sanitizer_env.h"
+#include "libfuzzdriver/worker/sanitizer_env.h"
 
 #include <cstdlib>
 #include <optional>

@@ -1,6 +1,6 @@
 // refine_from_sanitizer_report: what the printed report adds to the record the dying worker
 // wrote. The reports are shaped as clang 14's sanitizers print them.
-#include "libfuzzdriver/sanitizer_report.h"
+#include "libfuzzdriver/worker/sanitizer_report.h"
 
 #include <cstring>
 #include <string>

@@ -1,7 +1,7 @@
 // The coordinator's scheduler, driven alone: the baseline handed out in shrinking batches,
 // each entry once; fuzzing begun once, after the last baseline entry is done; entries from
 // other runs before fuzz calls; and a counted budget that is never overspent.
-#include "libfuzzdriver/scheduler.h"
+#include "libfuzzdriver/run/scheduler.h"
 
 #include <algorithm>
 #include <set>

@@ -1,5 +1,5 @@
 // The run figures `cfuzz run` keeps beside the cache for `cfuzz cover`'s plot.
-#include "libfuzzdriver/stats_log.h"
+#include "libfuzzdriver/coverage/stats_log.h"
 
 #include <cerrno>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/file_io.h"
+#include "libfuzzdriver/util/file_io.h"
 #include "test/support/temp_dir.h"
 
 namespace cfuzz::driver {

@@ -1,6 +1,6 @@
 // When a worker that has grown or aged is replaced: growth measured from its size after its
 // first call, never while it is young, never with the limits at 0.
-#include "libfuzzdriver/worker_growth.h"
+#include "libfuzzdriver/worker/worker_growth.h"
 
 #include <chrono>
 

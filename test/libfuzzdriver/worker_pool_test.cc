@@ -2,7 +2,7 @@
 // worker; the main thread's wait ends as soon as the last thread ends (not a tick later)
 // and on SIGTERM, which the worker threads never take; the executions of calls in flight
 // count only while a call is marked; and the signal mask is put back afterwards.
-#include "libfuzzdriver/worker_pool.h"
+#include "libfuzzdriver/run/worker_pool.h"
 
 #include <atomic>
 #include <set>

@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "libfuzzdriver/process.h"
+#include "libfuzzdriver/util/process.h"
 
 namespace cfuzz::test {
 
