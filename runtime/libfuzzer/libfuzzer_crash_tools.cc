@@ -8,7 +8,6 @@
 
 #include "core/input_area.h"
 #include "core/minimizer.h"
-#include "core/sha1.h"
 #include "runtime/libfuzzer/child_process.h"
 #include "runtime/libfuzzer/libfuzzer_units.h"
 
@@ -42,12 +41,6 @@ std::string temp_path(const std::string& what) {
   return std::string(tmp != nullptr ? tmp : "/tmp") + "/libFuzzerTemp." + what + std::to_string(getpid()) + ".repro";
 }
 
-std::string sha1_of(const std::string& data) {
-  char hex[core::kSha1HexSize + 1];
-  core::sha1_hex(reinterpret_cast<const std::uint8_t*>(data.data()), data.size(), hex);
-  return hex;
-}
-
 }  // namespace
 
 int minimize_crash(const LibFuzzerOptions& o, int argc, char** argv) {
@@ -79,8 +72,8 @@ int minimize_crash(const LibFuzzerOptions& o, int argc, char** argv) {
     std::string token = dedup_token(first.output);
     if (!token.empty()) say("CRASH_MIN: DedupToken1: " + token);
 
-    std::string artifact =
-        !o.exact_artifact_path.empty() ? o.exact_artifact_path : o.artifact_prefix + "minimized-from-" + sha1_of(bytes);
+    std::string artifact = !o.exact_artifact_path.empty() ? o.exact_artifact_path
+                                                          : o.artifact_prefix + "minimized-from-" + unit_name(bytes);
     cmd = base;
     cmd.insert(cmd.end(), {"-minimize_crash_internal_step=1", "-exact_artifact_path=" + artifact, current});
     say("CRASH_MIN: executing: " + join(cmd));

@@ -2,7 +2,9 @@
 // and ClusterFuzzLite run libFuzzer binaries fuzzes in its own process with cfuzz's engine
 // (runtime/engine/fuzz_engine.h), planning calls and keeping its corpus as `cfuzz run`'s
 // coordinator does (core/fuzz_call_plan.h, core/corpus.h, core/dictionary.h), and speaks
-// libFuzzer's output and artifacts (libfuzzer_report.h).
+// libFuzzer's output and artifacts (libfuzzer_report.h). This is the entry point that
+// chooses the mode: the modes that run the binary again (-merge, -minimize_crash, -fork,
+// -jobs...), or the run in this process (front_end.h).
 #pragma once
 
 #include "runtime/engine/engine_namespace.h"

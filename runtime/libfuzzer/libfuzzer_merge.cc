@@ -12,7 +12,6 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "core/sha1.h"
 #include "runtime/libfuzzer/child_process.h"
 #include "runtime/libfuzzer/libfuzzer_units.h"
 
@@ -184,9 +183,7 @@ void add_new_units(const ControlFile& done, const std::vector<UnitRecord>& known
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (max_len > 0 && bytes.size() > static_cast<std::size_t>(max_len))
       bytes.resize(static_cast<std::size_t>(max_len));
-    char hex[core::kSha1HexSize + 1];
-    core::sha1_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), hex);
-    write_unit(fs::path(dir) / hex, bytes);
+    write_unit(fs::path(dir) / unit_name(bytes), bytes);
     ++added;
   }
   say("MERGE-OUTER: " + std::to_string(added) + " new files with " + std::to_string(features.size() - before) +

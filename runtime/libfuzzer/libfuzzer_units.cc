@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
+#include "core/sha1.h"
 #include "corpus_format/codec.h"
 
 namespace fuzzer::cfuzz {
@@ -75,6 +77,18 @@ void write_unit(const fs::path& path, const std::string& unit) {
 std::string raw_bytes(const corpus::Entry& e) {
   if (const auto* b = std::get_if<corpus::Bytes>(&e[0])) return std::string(b->begin(), b->end());
   return std::get<std::string>(e[0]);
+}
+
+UnitForm::UnitForm(std::vector<corpus::Type> t)
+    : types(std::move(t)),
+      raw(types.size() == 1 && (types[0] == corpus::Type::Bytes || types[0] == corpus::Type::String)) {}
+
+std::string UnitForm::unit(const corpus::Entry& e) const { return raw ? raw_bytes(e) : corpus::encode(e); }
+
+std::string unit_name(const std::string& unit) {
+  char hex[core::kSha1HexSize + 1];
+  core::sha1_hex(reinterpret_cast<const std::uint8_t*>(unit.data()), unit.size(), hex);
+  return hex;
 }
 
 std::string read_unit(const fs::path& path) {

@@ -23,6 +23,23 @@ std::optional<corpus::Entry> entry_of_unit(const std::string& bytes, const std::
 // The bytes of a raw unit's input (its one []byte or string).
 std::string raw_bytes(const corpus::Entry& e);
 
+// How a test's inputs are units: its types, and whether a unit is the raw bytes of its one
+// []byte or string (else `go test fuzz v1` text).
+struct UnitForm {
+  std::vector<corpus::Type> types;
+  bool raw = true;
+
+  explicit UnitForm(std::vector<corpus::Type> t);
+  std::optional<corpus::Entry> entry(const std::string& bytes, std::uint64_t max_len) const {
+    return entry_of_unit(bytes, types, raw, max_len);
+  }
+  std::string unit(const corpus::Entry& e) const;
+};
+
+// The name libFuzzer gives a unit's file: the SHA-1 of its bytes, in hex. Two processes
+// that find the same input write one file.
+std::string unit_name(const std::string& unit);
+
 // The files of a corpus directory as libFuzzer lists them: recursively, not descending into
 // directories whose names start with a dot, in name order.
 std::vector<std::filesystem::path> unit_files(const std::filesystem::path& dir);
