@@ -83,7 +83,7 @@ int run_fuzzing(const RunOptions& options) {
 Coordinator::Coordinator(RunOptions options) : opts_(std::move(options)), reporter_(opts_.json, stdout) {}
 
 Coordinator::~Coordinator() {
-  request_stop();
+  state_.stop();
   // Joined before the pool goes: a thread still in a fuzz call reaches it through pool_.
   if (pool_) pool_->join();
   pool_.reset();
@@ -166,7 +166,7 @@ int Coordinator::run() {
     setup_.parallel = static_cast<int>(std::max<std::uint64_t>(1, *opts_.fuzztime.count));
   }
   {
-    MutexLock lock(mu_);  // no other thread yet: for the analysis' sake
+    MutexLock lock(state_.mu);  // no other thread yet: for the analysis' sake
     std::vector<std::string> words;
     for (const auto& path : opts_.dictionaries) {
       std::vector<std::string> more = core::parse_dictionary_file(path);
@@ -185,24 +185,26 @@ int Coordinator::run() {
                                           (static_cast<std::uint64_t>(getpid()) << 32);
     search.repeatable = core::repeatable_calls(opts_.seed.has_value(), opts_.fuzztime.count.has_value());
     search.focus = opts_.focus ? &*opts_.focus : nullptr;
-    session_ = core::FuzzSession(search, std::move(loaded));
-    session_.dictionary().add_user_words(words);
+    state_.session = core::FuzzSession(search, std::move(loaded));
+    state_.session.dictionary().add_user_words(words);
     Scheduler::Settings s;
     s.workers = setup_.parallel;
     s.exec_budget = opts_.fuzztime.count;
     s.seeded = opts_.seed.has_value();
-    scheduler_ = Scheduler(s);
+    state_.scheduler = Scheduler(s);
     std::size_t known = use_baseline_cache();
     spdlog::debug("baseline: {} of {} entries known from an earlier run of this binary", known,
-                  session_.corpus().size());
+                  state_.session.corpus().size());
     spdlog::debug("target {} test {}: {} counters, corpus {} entries, cache {}, max_len {}", setup_.target.abs_path,
-                  setup_.test.name, setup_.target.counters, session_.corpus().size(), setup_.cache_dir, setup_.max_len);
-    reporter_.baseline(Clock::now() - setup_.start, scheduler_.baseline_done(),
-                       scheduler_.baseline_total());  // some known from the last run
+                  setup_.test.name, setup_.target.counters, state_.session.corpus().size(), setup_.cache_dir,
+                  setup_.max_len);
+    reporter_.baseline(Clock::now() - setup_.start, state_.scheduler.baseline_done(),
+                       state_.scheduler.baseline_total());  // some known from the last run
   }
 
   // SIGINT/SIGTERM are taken by the main thread alone (supervise); the workers' threads
   // and processes never see them (worker_pool.h).
+  make_parts();
   pool_ = std::make_unique<WorkerPool>();
   signal(SIGPIPE, SIG_IGN);
   pool_->start(setup_.parallel, worker_config(), [this](Worker& w) { worker_main(w); });
@@ -210,17 +212,17 @@ int Coordinator::run() {
   pool_->join();
   pool_.reset();  // the signals as they were
 
-  std::size_t failures = failures_.size();
+  std::size_t failures = findings_->failures().size();
   bool fuzzed;
   std::size_t baseline_done, baseline_total;
   std::vector<std::pair<std::string, std::uint64_t>> recommended;
   {
-    MutexLock lock(mu_);  // the worker threads are gone
-    if (!fatal_error_.empty() && failures == 0) throw std::runtime_error(fatal_error_);
-    fuzzed = scheduler_.fuzzing();
-    baseline_done = scheduler_.baseline_done();
-    baseline_total = scheduler_.baseline_total();
-    recommended = session_.dictionary().recommended();
+    MutexLock lock(state_.mu);  // the worker threads are gone
+    if (!state_.fatal_error().empty() && failures == 0) throw std::runtime_error(state_.fatal_error());
+    fuzzed = state_.scheduler.fuzzing();
+    baseline_done = state_.scheduler.baseline_done();
+    baseline_total = state_.scheduler.baseline_total();
+    recommended = state_.session.dictionary().recommended();
   }
   Progress p = progress_now(Clock::now() - setup_.start);
   double secs = std::chrono::duration<double>(p.elapsed).count();
@@ -244,6 +246,38 @@ int Coordinator::run() {
   return failures == 0 ? 0 : 1;
 }
 
+void Coordinator::make_parts() {
+  ReproducerFiles::Settings files;
+  files.test = setup_.test.name;
+  files.command = opts_.target;
+  files.srcdir = setup_.target.srcdir;
+  files.srcdir_flag = opts_.srcdir;
+  files.cache_root = cache_writes_->root();
+  files.cache_dir = setup_.cache_dir;
+  files.run_start = setup_.wall_start;
+  files.timeout = opts_.timeout;
+  files.rss_limit_mb = opts_.rss_limit_mb;
+  files.stack_limit_kb = opts_.stack_limit_kb;
+  reproducers_ = std::make_unique<ReproducerFiles>(std::move(files));
+
+  FindingHandler::Settings s;
+  s.test = setup_.test.name;
+  s.shapes = setup_.test.shapes;
+  s.target_path = setup_.target.abs_path;
+  s.counters = setup_.target.counters;
+  s.cache_dir = setup_.cache_dir;
+  s.minimize_time = opts_.minimize_time;
+  s.minimize_time_given = opts_.minimize_time_given;
+  s.keep_fuzzing = opts_.keep_fuzzing;
+  s.counted = opts_.fuzztime.count.has_value();
+  s.start = setup_.start;
+  findings_ = std::make_unique<FindingHandler>(
+      std::move(s), FindingHandler::Parts{state_, reporter_, *cache_writes_, *reproducers_, interrupted_,
+                                          [this](std::string_view name) { watcher_->note_known(name); }});
+  baseline_ = std::make_unique<BaselineRunner>(state_, *findings_, setup_.target.counters,
+                                               [this](WorkerCalls& w, const std::string& why) { lost_worker(w, why); });
+}
+
 void Coordinator::supervise() {
   auto next_line = setup_.start + std::chrono::seconds(3);
   auto next_sync = setup_.start + kSyncInterval;
@@ -255,10 +289,10 @@ void Coordinator::supervise() {
     if (pool_->wait(milliseconds(50)) != 0) {
       interrupted_ = true;
       if (++interrupts > 1) pool_->kill_all();  // a second interrupt: no more waiting
-      request_stop();
+      state_.stop();
     }
     auto now = Clock::now();
-    if (opts_.fuzztime.time && now - setup_.start >= *opts_.fuzztime.time) request_stop();
+    if (opts_.fuzztime.time && now - setup_.start >= *opts_.fuzztime.time) state_.stop();
     if (now >= next_sync) {
       sync_from_cache();
       next_sync = Clock::now() + kSyncInterval;
@@ -267,12 +301,12 @@ void Coordinator::supervise() {
     std::size_t done, total;
     std::vector<MinimizeProgress> minimizing;
     {
-      MutexLock lock(mu_);
-      fuzzing_began = scheduler_.fuzzing();
-      done = scheduler_.baseline_done();
-      total = scheduler_.baseline_total();
+      MutexLock lock(state_.mu);
+      fuzzing_began = state_.scheduler.fuzzing();
+      done = state_.scheduler.baseline_done();
+      total = state_.scheduler.baseline_total();
     }
-    minimizing = failures_.minimizing_now();
+    minimizing = findings_->failures().minimizing_now();
     if (fuzzing_began && !recorded_fuzzing_start) {
       // The first point of this run's line in cover's plot: the baseline's coverage.
       recorded_fuzzing_start = true;
@@ -304,57 +338,53 @@ void Coordinator::supervise() {
 
 void Coordinator::sync_from_cache() {
   {
-    MutexLock lock(mu_);
-    if (!scheduler_.takes_synced_entries()) return;
+    MutexLock lock(state_.mu);
+    if (!state_.scheduler.takes_synced_entries()) return;
   }
   std::vector<CachedEntry> found = watcher_->new_entries();
   if (found.empty()) return;
   {
-    MutexLock lock(mu_);
-    for (auto& e : found) scheduler_.add_synced(std::make_shared<const CachedEntry>(std::move(e)));
+    MutexLock lock(state_.mu);
+    for (auto& e : found) state_.scheduler.add_synced(std::make_shared<const CachedEntry>(std::move(e)));
   }
-  cv_.notify_all();
+  state_.cv.notify_all();
 }
 
 std::vector<bool> Coordinator::reached_counters() {
-  MutexLock lock(mu_);
-  const std::vector<std::uint8_t>& mask = session_.mask();
+  MutexLock lock(state_.mu);
+  const std::vector<std::uint8_t>& mask = state_.session.mask();
   std::vector<bool> reached(mask.size(), false);
   for (std::size_t c = 0; c < mask.size(); ++c) reached[c] = mask[c] != 0;
   return reached;
 }
 
-void Coordinator::cache_features(std::size_t i, const std::vector<std::uint32_t>& features) {
-  baseline_cache_.put(session_.corpus().at(i).key, features);
-}
-
 std::size_t Coordinator::use_baseline_cache() {
   setup_.binary_identity = BaselineCache::binary_identity(setup_.target.abs_path, setup_.target.counters);
   // Only the entries of this cache are kept: the file may be anyone's, of any size.
-  const core::Corpus& corpus = session_.corpus();
+  const core::Corpus& corpus = state_.session.corpus();
   std::unordered_set<std::uint64_t> cached;
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     if (corpus.at(i).origin == core::Origin::Cache) cached.insert(corpus.at(i).key);
   }
-  baseline_cache_ = BaselineCache::load(BaselineCache::path_for(setup_.cache_dir), setup_.binary_identity,
-                                        [&](std::uint64_t key) { return cached.count(key) != 0; });
+  state_.baseline_cache = BaselineCache::load(BaselineCache::path_for(setup_.cache_dir), setup_.binary_identity,
+                                              [&](std::uint64_t key) { return cached.count(key) != 0; });
   std::size_t known = 0;
   std::vector<std::size_t> queue;  // the entries the baseline runs
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     const core::CorpusEntry& e = corpus.at(i);
     // Seeds and testdata always run: a failing one is a failing test, and they are few.
     const std::vector<std::uint32_t>* features =
-        e.origin == core::Origin::Cache ? baseline_cache_.find(e.key) : nullptr;
+        e.origin == core::Origin::Cache ? state_.baseline_cache.find(e.key) : nullptr;
     bool fits = features != nullptr && std::all_of(features->begin(), features->end(),
                                                    [&](std::uint32_t f) { return f / 8 < setup_.target.counters; });
     if (!fits) {
       queue.push_back(i);
       continue;
     }
-    session_.measured(i, *features);
+    state_.session.measured(i, *features);
     ++known;
   }
-  scheduler_.plan_baseline(corpus.size(), std::move(queue));
+  state_.scheduler.plan_baseline(corpus.size(), std::move(queue));
   return known;
 }
 
@@ -364,16 +394,16 @@ void Coordinator::save_baseline_cache() {
   if (setup_.binary_identity.empty()) return;
   std::string bytes;
   {
-    MutexLock lock(mu_);
+    MutexLock lock(state_.mu);
     std::vector<std::uint64_t> kept;
-    const core::Corpus& corpus = session_.corpus();
+    const core::Corpus& corpus = state_.session.corpus();
     for (std::size_t i = 0; i < corpus.size(); ++i) {
       std::uint64_t key = corpus.at(i).key;
-      if (baseline_cache_.find(key) != nullptr) kept.push_back(key);
+      if (state_.baseline_cache.find(key) != nullptr) kept.push_back(key);
     }
-    if (!baseline_cache_.changed() && kept.size() == baseline_cache_.size()) return;
-    bytes = baseline_cache_.serialize(setup_.binary_identity, kept);
-    baseline_cache_.mark_written();
+    if (!state_.baseline_cache.changed() && kept.size() == state_.baseline_cache.size()) return;
+    bytes = state_.baseline_cache.serialize(setup_.binary_identity, kept);
+    state_.baseline_cache.mark_written();
   }
   cache_writes_->attempt("the baseline (kept for the next run)", [&] {
     BaselineCache::write(cache_writes_->root(), BaselineCache::path_for(setup_.cache_dir), bytes);
@@ -397,73 +427,41 @@ void Coordinator::record_stats(const Progress& p) {
 Progress Coordinator::progress_now(std::chrono::nanoseconds elapsed) {
   Progress p;
   p.elapsed = elapsed;
-  MutexLock lock(mu_);
-  p.execs = scheduler_.execs_done();
+  MutexLock lock(state_.mu);
+  p.execs = state_.scheduler.execs_done();
   // Executions of calls still running, read live from shared memory.
   // (A count a target wrote over is bounded: no more than one execution per 10 ns of the run.)
   auto plausible = static_cast<std::uint64_t>(elapsed.count()) / 10 + 1;
   if (pool_) p.execs += pool_->executions_in_flight(plausible);
-  p.new_interesting = session_.admitted(core::Origin::Found);
-  p.synced = session_.admitted(core::Origin::Cache);
-  p.total = session_.corpus().size();
-  const std::vector<std::uint8_t>& mask = session_.mask();
+  p.new_interesting = state_.session.admitted(core::Origin::Found);
+  p.synced = state_.session.admitted(core::Origin::Cache);
+  p.total = state_.session.corpus().size();
+  const std::vector<std::uint8_t>& mask = state_.session.mask();
   p.coverage_bits = core::count_bits(mask.data(), mask.size());
   p.covered_counters = core::count_covered(mask.data(), mask.size());
-  p.len_limit = session_.len_limit();
-  p.input_to_state_execs = session_.input_to_state_execs();
+  p.len_limit = state_.session.len_limit();
+  p.input_to_state_execs = state_.session.input_to_state_execs();
   return p;
 }
 
-void Coordinator::request_stop() {
-  {
-    MutexLock lock(mu_);
-    scheduler_.stop();
-  }
-  cv_.notify_all();
-}
-
-void Coordinator::stop_with_error(const std::string& why) {
-  {
-    MutexLock lock(mu_);
-    if (fatal_error_.empty()) fatal_error_ = why;
-    scheduler_.stop();
-  }
-  cv_.notify_all();
-}
-
-std::uint64_t Coordinator::reserve(std::uint64_t wanted) {
-  MutexLock lock(mu_);
-  return scheduler_.reserve(wanted);
-}
-
-void Coordinator::settle(std::uint64_t reserved, std::uint64_t used, bool shrinking) {
-  if (used != 0) ran_an_input_ = true;
-  {
-    MutexLock lock(mu_);
-    scheduler_.settle(reserved, used);
-    if (shrinking) session_.shrink_spent(used);
-  }
-  cv_.notify_all();
-}
-
 Job Coordinator::next_job() {
-  MutexLock lock(mu_);
+  MutexLock lock(state_.mu);
   for (;;) {
     Job j;
-    switch (scheduler_.next(session_, &j)) {
+    switch (state_.scheduler.next(state_.session, &j)) {
       case Scheduler::Step::Job: return j;
-      case Scheduler::Step::Wait: lock.wait_for(cv_, milliseconds(50)); break;
+      case Scheduler::Step::Wait: lock.wait_for(state_.cv, milliseconds(50)); break;
       case Scheduler::Step::BeginFuzzing:
         if (opts_.seeds_only) {
-          scheduler_.stop();
-          cv_.notify_all();
+          state_.scheduler.stop();
+          state_.cv.notify_all();
           break;
         }
-        if (session_.begin_fuzzing(setup_.test.types)) reporter_.warning("starting with empty corpus");
+        if (state_.session.begin_fuzzing(setup_.test.types)) reporter_.warning("starting with empty corpus");
         // Said before the first fuzz job goes out, with the lock held, so that no failure
         // found while fuzzing can be reported ahead of it (the reporter takes no other lock).
-        reporter_.fuzzing_started(Clock::now() - setup_.start, scheduler_.baseline_total(), setup_.parallel);
-        cv_.notify_all();
+        reporter_.fuzzing_started(Clock::now() - setup_.start, state_.scheduler.baseline_total(), setup_.parallel);
+        state_.cv.notify_all();
         break;
     }
   }
@@ -480,7 +478,7 @@ bool Coordinator::start_worker(Worker& w) {
         // message has all of its output, for the warnings above).
         std::string why = e.what();
         why = why.substr(0, why.find("; its output:"));
-        stop_with_error(worker_error(w, why));
+        state_.stop_with_error(worker_error(w.output(), why));
         return false;
       }
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; retrying");
@@ -490,10 +488,10 @@ bool Coordinator::start_worker(Worker& w) {
   return false;
 }
 
-std::string Coordinator::worker_error(const Worker& w, const std::string& why) const {
+std::string Coordinator::worker_error(const std::string& output, const std::string& why) const {
   // A sanitizer's SUMMARY line if the worker wrote one (what follows it is the runtime's
   // own epilogue), else its last line: an assertion, the target's own complaint.
-  std::string out = w.output();
+  std::string out = output;
   std::string last;
   if (auto at = out.rfind("SUMMARY: "); at != std::string::npos && (at == 0 || out[at - 1] == '\n')) {
     last = out.substr(at, out.find('\n', at) - at);
@@ -507,16 +505,16 @@ std::string Coordinator::worker_error(const Worker& w, const std::string& why) c
   return text;
 }
 
-void Coordinator::lost_worker(Worker& w, const std::string& why) {
+void Coordinator::lost_worker(WorkerCalls& w, const std::string& why) {
   // Three deaths a worker, none of them after an input ran: the workers cannot run this
   // target. (Deaths after inputs have run are a flaky target's, and the run goes on.)
   bool give_up = false;
-  if (!ran_an_input_) {
-    MutexLock lock(mu_);
+  if (!state_.ran_an_input()) {
+    MutexLock lock(state_.mu);
     give_up = ++lost_before_any_input_ >= 3 * static_cast<std::uint64_t>(setup_.parallel);
   }
   if (give_up) {
-    stop_with_error(worker_error(w, "the workers died before running any input (" + why + ")"));
+    state_.stop_with_error(worker_error(w.output(), "the workers died before running any input (" + why + ")"));
   } else {
     reporter_.warning("worker " + std::to_string(w.index()) + ": " + why + "; restarting it");
   }
@@ -529,17 +527,19 @@ void Coordinator::worker_main(Worker& w) {
     if (job.kind == Job::Kind::Stop) break;
     if (!w.running() && !start_worker(w)) {
       if (job.kind == Job::Kind::Baseline) {
-        MutexLock lock(mu_);
-        scheduler_.run_again(job.batch.data(), job.batch.data() + job.batch.size());
+        MutexLock lock(state_.mu);
+        state_.scheduler.run_again(job.batch.data(), job.batch.data() + job.batch.size());
       }
-      settle(job.limit, 0);
+      state_.settle(job.limit, 0);
       break;
     }
     try {
       if (job.kind == Job::Kind::Baseline) {
-        run_baseline(w, job);
+        ProcessWorker c = calls(w);
+        baseline_->run(c, job);
       } else if (job.kind == Job::Kind::Sync) {
-        run_sync(w, job);
+        ProcessWorker c = calls(w);
+        baseline_->run_synced(c, job);
       } else {
         run_fuzz(w, job);
       }
@@ -549,11 +549,11 @@ void Coordinator::worker_main(Worker& w) {
       reporter_.warning("worker " + std::to_string(w.index()) + ": " + e.what() + "; restarting it");
       w.kill();
     } catch (const std::exception& e) {
-      stop_with_error(e.what());
+      state_.stop_with_error(e.what());
     }
     if (w.running() && w.outgrown()) replace_outgrown(w);
   }
-  cv_.notify_all();
+  state_.cv.notify_all();
 }
 
 void Coordinator::replace_outgrown(Worker& w) {
@@ -566,60 +566,13 @@ void Coordinator::replace_outgrown(Worker& w) {
                 age.count(), from, to, std::chrono::duration_cast<milliseconds>(Clock::now() - began).count());
 }
 
-Coordinator::OnceResult Coordinator::run_once(Worker& w, const Job& job, const corpus::Entry& values,
-                                              const core::CorpusEntry* as_seed) {
-  core::ShmView shm = w.shm().view();
-  core::store_entry(shm.base(), values, w.shm().input_area_size());
-  CallOutcome r = w.exec(opts_.timeout + milliseconds(1000));
-  settle(job.limit, std::max<std::uint64_t>(r.execs, r.kind == CallOutcome::Kind::Ok ? 1 : 0));
-  switch (r.verdict()) {
-    case CallOutcome::Verdict::Failed:
-    case CallOutcome::Verdict::OutOfDomain:
-      return handle_input_failure(w, r.failure, values, as_seed) ? OnceResult::Failed : OnceResult::OutOfDomain;
-    case CallOutcome::Verdict::Fine:
-    case CallOutcome::Verdict::Interesting: return OnceResult::Passed;
-    case CallOutcome::Verdict::NotTheInput: break;
-  }
-  // The worker died for some other reason (killed from outside).
-  lost_worker(w, r.error);
-  return OnceResult::Lost;
-}
-
-bool Coordinator::handle_input_failure(Worker& w, const core::FailureRecord& rec, const corpus::Entry& values,
-                                       const core::CorpusEntry* as_seed) {
-  // An input this fuzz function's domains exclude fails as a seed; anything else (the
-  // cache, after the domains changed) is skipped.
-  if ((rec.flags & core::kFailureOutOfDomain) != 0 && as_seed == nullptr) {
-    std::string why = rec.message;
-    while (!why.empty() && why.back() == '\n') why.pop_back();
-    reporter_.warning("skipped an input out of the fuzz function's domains: " + why);
-    return false;
-  }
-  handle_failure(w, rec, values, w.output(), as_seed);
-  return true;
-}
-
-void Coordinator::run_sync(Worker& w, const Job& job) {
-  // Another run's input that fails here (a flaky failure, or a target that changed under
-  // the same path) is a finding of this run's as any other.
-  const CachedEntry& entry = *job.synced;
-  if (run_once(w, job, entry.values, nullptr) != OnceResult::Passed) return;
-  core::ShmView shm = w.shm().view();
-  MutexLock lock(mu_);
-  // Kept only for coverage this run lacks, as libFuzzer and Go keep what they reload.
-  auto admitted = session_.admit(core::make_corpus_entry(entry.name, core::Origin::Cache, entry.values), shm.snapshot(),
-                                 scheduler_.execs_done());
-  if (!admitted) return;
-  cache_features(admitted->index, admitted->features);
-}
-
 void Coordinator::run_fuzz(Worker& w, const Job& job) {
   corpus::Entry base, splice;
   {
-    MutexLock lock(mu_);
-    base = session_.corpus().at(job.call.plan.entry).values;
-    splice = session_.corpus().at(job.call.plan.splice).values;
-    std::memcpy(w.shm().view().mask(), session_.mask().data(), session_.mask().size());
+    MutexLock lock(state_.mu);
+    base = state_.session.corpus().at(job.call.plan.entry).values;
+    splice = state_.session.corpus().at(job.call.plan.splice).values;
+    std::memcpy(w.shm().view().mask(), state_.session.mask().data(), state_.session.mask().size());
   }
   rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
   Reply<rpc::FuzzResult> r;
@@ -627,7 +580,7 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
     WorkerPool::InCall in_call(*pool_, static_cast<std::size_t>(w.index()));
     r = w.fuzz(params, milliseconds(params.deadline_ms != 0 ? params.deadline_ms : 600000));
   }
-  settle(job.limit, r.execs);
+  state_.settle(job.limit, r.execs);
 
   // Everything a worker hands back is checked before it is used: a target that writes over
   // shared memory or onto the response pipe must not take the coordinator down with it. A
@@ -637,6 +590,34 @@ void Coordinator::run_fuzz(Worker& w, const Job& job) {
   } catch (const core::CorruptInput& e) {
     replay_damaged_call(w, job, base, splice, damaged_call(r, e.what()));
   }
+}
+
+void Coordinator::replay_damaged_call(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
+                                      const CallOutcome& first) {
+  // Calls are deterministic in their seed and inputs, so the same call in a fresh worker,
+  // checking the channel after every execution, stops at the input that does it.
+  spdlog::debug("worker {}: {}; replaying the call to find the input", w.index(), first.error);
+  w.kill();
+  if (!start_worker(w)) return;
+  core::ShmView shm = w.shm().view();
+  {
+    MutexLock lock(state_.mu);
+    std::memcpy(shm.mask(), state_.session.mask().data(), state_.session.mask().size());
+  }
+  rpc::FuzzParams params = prepare_fuzz_call(w, job, base, splice);
+  params.limit = std::max<std::uint64_t>(first.execs, 1);  // up to where the first call got, checking each input
+  params.deadline_ms = 0;
+  params.paranoid = true;
+  CallOutcome r = w.fuzz(params, milliseconds(600000));
+  if (r.verdict() == CallOutcome::Verdict::Failed) {
+    // Not exact only if the damage escaped the decoy descriptors: report the last input.
+    ProcessWorker c = calls(w);
+    findings_->failure(c, r.failure, c.current_input(), w.output(), nullptr);
+    return;
+  }
+  reporter_.warning("worker " + std::to_string(w.index()) + ": " + first.error +
+                    " (not reproducible; the worker was restarted)");
+  w.kill();
 }
 
 rpc::FuzzParams Coordinator::prepare_fuzz_call(Worker& w, const Job& job, const corpus::Entry& base,
@@ -667,25 +648,26 @@ CallOutcome Coordinator::damaged_call(const CallOutcome& r, const std::string& w
 void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::Entry& base, const corpus::Entry& splice,
                                       const Reply<rpc::FuzzResult>& r) {
   core::ShmView shm = w.shm().view();
+  ProcessWorker c = calls(w);
   if (r.layout_damaged) throw core::CorruptInput("the target wrote over cfuzz's shared memory");
   switch (r.kind) {
     case CallOutcome::Kind::Ok: {
       const rpc::FuzzResult& res = r.result;
       {
-        MutexLock lock(mu_);
-        session_.absorb(job.call, res);
+        MutexLock lock(state_.mu);
+        state_.session.absorb(job.call, res);
       }
       if (r.verdict() == CallOutcome::Verdict::Interesting) {
-        handle_interesting(w, job.call.plan.entry);
+        findings_->new_coverage(c, job.call.plan.entry);
       } else if (r.verdict() == CallOutcome::Verdict::Failed) {
-        handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
+        findings_->failure(c, r.failure, c.current_input(), w.output(), nullptr);
       }
       return;
     }
     case CallOutcome::Kind::Error:
       // A harness that breaks its contract would break every call: stop, saying why.
       if (r.error_code == rpc::kHarnessError) throw std::runtime_error(setup_.target.path + ": " + r.error);
-      lost_worker(w, r.error);
+      lost_worker(c, r.error);
       return;
     case CallOutcome::Kind::Died:
     case CallOutcome::Kind::ProtocolError:
@@ -695,13 +677,13 @@ void Coordinator::handle_fuzz_outcome(Worker& w, const Job& job, const corpus::E
         // described, but of no input. (A count the target wrote over is damage, replayed
         // below like any other.)
         std::string what = r.failure.detail;
-        lost_worker(w, "the worker failed before running an input" + (what.empty() ? "" : " (" + what + ")"));
+        lost_worker(c, "the worker failed before running an input" + (what.empty() ? "" : " (" + what + ")"));
       } else if (r.verdict() == CallOutcome::Verdict::Failed && r.exact_input) {
-        handle_failure(w, r.failure, core::load_entry(shm.current(), w.shm().input_area_size()), w.output(), nullptr);
+        findings_->failure(c, r.failure, c.current_input(), w.output(), nullptr);
       } else if (r.verdict() == CallOutcome::Verdict::Failed) {
         replay_damaged_call(w, job, base, splice, r);
       } else {
-        lost_worker(w, r.error);
+        lost_worker(c, r.error);
       }
       return;
   }

@@ -23,7 +23,7 @@ struct RunOptions {
   std::string fuzz;  // regexp selecting the fuzz test; empty: the only one
   Budget fuzztime;   // unlimited: until interrupted or a failure; with several tests, the whole run's
   // Minimizing a failing input: this budget, and unless `minimize_time_given`, also at most
-  // minimize_restart_budget(bytes) worker restarts (findings.cc).
+  // minimize_restart_budget(bytes) worker restarts (finding_handler.cc).
   Budget minimize_time = Budget{std::chrono::seconds(60), std::nullopt};
   bool minimize_time_given = false;                      // --fuzzminimizetime was on the command line
   int parallel = 0;                                      // 0: the number of CPUs
