@@ -1,4 +1,4 @@
-// When to replace a worker that has grown. A worker is one long-lived process, and under
+// When to replace a worker that has grown or aged. A worker is one long-lived process, and under
 // ASan it keeps growing however little the target keeps: ASan's allocator holds freed
 // blocks per size class and their shadow, and its stack depot every allocation stack seen
 // (docs/benchmarks.md, "A long run under ASan"). AFL++'s forked children start afresh at
