@@ -1,7 +1,7 @@
 // What `cfuzz cover` found: per source file, the lines that hold code and whether the
 // corpus reached them, and the functions and whether they were entered. Built either from
-// SanitizerCoverage's PC table (source_lines.h) or from clang's source-based coverage
-// (llvm_cov.h); printed as text or JSON, or drawn as a page (coverage_html.h).
+// SanitizerCoverage's PC table (sancov_source_lines.h) or from clang's source-based coverage
+// (llvm_cov_report.h); printed as text or JSON, or drawn as a page (coverage_html.h).
 #pragma once
 
 #include <cstdint>
