@@ -50,6 +50,7 @@ repository; cfuzz comes from --cfuzz-build or the repository's build/.
   nice -n 19 python3 scripts/bench/soak.py --secs 600 --fuzzer libfuzzer     # and libFuzzer
   python3 scripts/bench/soak.py --secs 180 --table-only    # the table again, from soak.csv
   python3 scripts/bench/soak.py --secs 180 --worker-growth-mb 32   # workers replaced soon
+  python3 scripts/bench/soak.py --worker-growth-mb 0 --worker-max-age 0   # workers never replaced
 """
 import argparse
 import csv
@@ -178,12 +179,14 @@ class NewLines:
 class CfuzzRun:
     name = "cfuzz"
 
-    def __init__(self, cfuzz_build, binary, work, secs, seed, workers=2, growth_mb=None):
+    def __init__(self, cfuzz_build, binary, work, secs, seed, workers=2, growth_mb=None, max_age=None):
         self.binary, self.work = binary, work
         self.cmd = [cfuzz_build / "bin" / "cfuzz", "run", binary, "--cachedir", work / "cache", "-p", workers,
                     "--fuzztime", f"{secs}s", "--seed", seed, "--keepfuzzing", "--json", "-v"]
         if growth_mb is not None:
             self.cmd += ["--worker-growth-mb", growth_mb]
+        if max_age is not None:
+            self.cmd += ["--worker-max-age", max_age]
         self.env = {}
         self.slot_names = ["coordinator"] + [f"worker {i + 1}" for i in range(workers)]
         self.workers = Slots(workers)
@@ -207,8 +210,8 @@ class CfuzzRun:
         return self.workers.restarts
 
     def restart_costs(self):
-        """Milliseconds each replacement of a grown worker took (stopping it and starting
-        a new one), from -v's log."""
+        """Milliseconds each replacement of a grown or old worker took (stopping it and
+        starting a new one), from -v's log."""
         text = (self.work / "stderr.txt").read_text(errors="replace")
         return [int(ms) for ms in re.findall(r"since its first call; replaced in (\d+) ms", text)]
 
@@ -476,7 +479,8 @@ def verdicts(run, samples, secs):
     costs = run.restart_costs() if hasattr(run, "restart_costs") else []
     if costs:
         worker_secs = secs * (len(run.slot_names) - 1)
-        lines.append(f"- grown workers replaced: {len(costs)}, each in {statistics.median(costs):.0f} ms (median; "
+        lines.append(f"- workers replaced as grown or old: {len(costs)}, "
+                     f"each in {statistics.median(costs):.0f} ms (median; "
                      f"{max(costs)} ms the longest), {sum(costs) / 1000:.1f} s in all, "
                      f"{sum(costs) / 10 / worker_secs:.3f}% of the workers' time")
     first = window(samples, 60, "execs_per_sec")
@@ -536,7 +540,9 @@ def parse_args(argv):
     ap.add_argument("--workers", type=int,
                     help="cfuzz's workers (-p; default: 2); libFuzzer runs as one process, AFL++ as two")
     ap.add_argument("--worker-growth-mb", type=int,
-                    help="cfuzz's --worker-growth-mb (default: cfuzz's own, 128; 0: workers are never replaced)")
+                    help="cfuzz's --worker-growth-mb (default: cfuzz's own, 128; 0: never for their growth)")
+    ap.add_argument("--worker-max-age",
+                    help="cfuzz's --worker-max-age, a duration (default: cfuzz's own, 60s; 0: never for their age)")
     ap.add_argument("--seed", type=int, default=5000, help="the fuzzer's seed (default: %(default)s)")
     ap.add_argument("--dir", type=Path, default=Path(os.environ.get("CFUZZ_SOAK_DIR", "/var/tmp/cfuzz-soak")),
                     help="sources, builds and runs (default: $CFUZZ_SOAK_DIR or %(default)s)")
@@ -570,7 +576,8 @@ def main(argv=None):
         fresh_dir(work)
     commit = realworld.cfuzz_commit(args.cfuzz_build)
     if args.fuzzer == "cfuzz":
-        run = CfuzzRun(args.cfuzz_build, binary, work, args.secs, args.seed, args.workers, args.worker_growth_mb)
+        run = CfuzzRun(args.cfuzz_build, binary, work, args.secs, args.seed, args.workers, args.worker_growth_mb,
+                       args.worker_max_age)
     elif args.fuzzer == "libfuzzer":
         run = LibFuzzerRun(binary, work, args.secs, args.seed)
     else:
