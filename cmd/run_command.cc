@@ -1,4 +1,6 @@
 // `cfuzz run ./target`: fuzz one fuzz test of a target; `cfuzz run T1 T2`, `--all`: several.
+#include <map>
+#include <string>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -87,9 +89,22 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Report memory leaks as failures, checked after inputs with new coverage (needs "
                 "LeakSanitizer: -fsanitize=address or leak). Default: on; --detect-leaks=false turns it off")
       ->capture_default_str();
-  sub->add_flag("--value-profile", opts->value_profile,
+  sub->add_flag("--value-profile{on}", opts->value_profile,
                 "Keep inputs that bring a comparison with a constant nearer to equal, as libFuzzer's "
-                "-use_value_profile=1: finds exact lengths, counts and sums, at some cost in speed");
+                "-use_value_profile=1: finds exact lengths, counts, sums and offsets, at some cost in speed. "
+                "on (the flag alone): from the start; auto: once coverage has stalled; off (default): never")
+      ->transform(CLI::Validator(
+          [](std::string& v) -> std::string {
+            static const std::map<std::string, core::ValueProfileMode> kModes = {{"on", core::ValueProfileMode::On},
+                                                                                 {"auto", core::ValueProfileMode::Auto},
+                                                                                 {"off", core::ValueProfileMode::Off}};
+            auto it = kModes.find(v);
+            if (it == kModes.end()) return "expected on, auto or off, not '" + v + "'";
+            v = std::to_string(static_cast<int>(it->second));  // as CLI11 reads an enum
+            return {};
+          },
+          "on|auto|off"))
+      ->default_str("off");
   sub->add_flag("--seeds-only", opts->seeds_only,
                 "Run the corpus once as regression tests (the seeds, testdata/ and the cache) and stop without "
                 "fuzzing, as the target run alone does, but in workers and with --junit and --sarif reports; "

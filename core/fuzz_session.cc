@@ -8,7 +8,8 @@ FuzzSession::FuzzSession(Settings s, Corpus initial)
     : settings_(s),
       corpus_(std::move(initial)),
       mask_(s.counters, 0),
-      length_(s.max_len, corpus_.longest_byte_value(), s.len_control) {
+      length_(s.max_len, corpus_.longest_byte_value(), s.len_control),
+      value_profile_(s.value_profile) {
   rng_.reseed(s.master_seed, 0x5eed);
 }
 
@@ -49,6 +50,7 @@ FuzzCall FuzzSession::next_call(std::uint64_t total_execs) {
   c.params.input_to_state = c.plan.input_to_state;
   c.params.input_to_state_from = c.plan.input_to_state_from;
   c.params.only_ascii = settings_.only_ascii;
+  c.params.value_profile = value_profile_.on(total_execs);
   c.params.dictionary = *dictionary_.words_for_calls();
   return c;
 }
@@ -87,6 +89,7 @@ std::optional<FuzzSession::Admitted> FuzzSession::admit(CorpusEntry e, const std
   set_features(a.index, features);
   if (parent && *parent < corpus_.size()) corpus_.at(*parent).found++;
   length_.corpus_grew(total_execs);
+  value_profile_.corpus_grew(total_execs);
   a.features = std::move(features);
   return a;
 }

@@ -21,6 +21,7 @@
 #include "core/length_control.h"
 #include "core/pcg.h"
 #include "core/rpc.h"
+#include "core/value_profile_switch.h"
 #include "corpus_format/value.h"
 
 namespace cfuzz::core {
@@ -47,6 +48,7 @@ class FuzzSession {
     std::uint64_t master_seed = 0;
     bool repeatable = false;  // count-bounded calls (repeatable_calls in core/fuzz_call_plan.h)
     bool only_ascii = false;  // libFuzzer's -only_ascii
+    ValueProfileMode value_profile = ValueProfileMode::Off;  // core/value_profile_switch.h
     // Counters of the code under test (`cfuzz run --since`): an entry reaching one is focused.
     const std::vector<bool>* focus = nullptr;
   };
@@ -112,6 +114,7 @@ class FuzzSession {
   LengthControl length_;  // from the corpus as loaded; again from begin_fuzzing's
   InterestingMinimizeBudget shrink_budget_;
   InputToStateBudget input_to_state_budget_;
+  ValueProfileSwitch value_profile_;
   Pcg rng_;
   std::uint64_t calls_ = 0;
   std::uint64_t admitted_[kOrigins] = {};  // by Origin

@@ -30,6 +30,7 @@ inline constexpr const char* kDescribeFlag = "--cfuzz-describe";
 inline constexpr const char* kWorkerFlag = "--cfuzz-worker";
 // Set to 1 in the environment of every process of a target that `cfuzz run --value-profile`
 // starts: the runtime then counts the value profile's counters (runtime/engine/value_profile.h).
+// "auto" (`--value-profile=auto`): it registers them, and counts them once a fuzz call asks.
 inline constexpr const char* kValueProfileEnv = "CFUZZ_VALUE_PROFILE";
 // Added to --cfuzz-worker=<Name> when inputs are to be checked for memory leaks.
 inline constexpr const char* kDetectLeaksFlag = "--cfuzz-detect-leaks";
@@ -120,6 +121,9 @@ struct FuzzParams {
   ByteWords dictionary;
   // libFuzzer's -only_ascii: every mutated input is made of printable ASCII and spaces.
   bool only_ascii = false;
+  // Count the value profile from this call on (core/value_profile_switch.h): once on in a
+  // process, it stays on for everything the process runs after.
+  bool value_profile = false;
 };
 struct FuzzResult {
   Status status = Status::Ok;  // Ok, Interesting or Failure

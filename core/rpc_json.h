@@ -80,7 +80,7 @@ inline void from_json(const nlohmann::json&, ExecParams&) {}
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PingResult, protocol, pid, test, types, counters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FuzzParams, seed, limit, deadline_ms, max_len, paranoid, input_to_state,
-                                                input_to_state_from, dictionary, only_ascii)
+                                                input_to_state_from, dictionary, only_ascii, value_profile)
 CFUZZ_RPC_MESSAGE_REQUIRING(FuzzResult, status, execs, duration_ns, new_bits, exec_ns, new_words, useful_words,
                             input_to_state_next, input_to_state_done, input_to_state_execs)
 CFUZZ_RPC_MESSAGE_REQUIRING(ExecResult, status, duration_ns, new_bits)

@@ -63,7 +63,9 @@ int run_fuzzing(const RunOptions& options) {
   auto started = Clock::now();
   // Every process of the target inherits it: its self-description and its workers must
   // agree on the number of counters.
-  if (options.value_profile) ::setenv(core::rpc::kValueProfileEnv, "1", 1);
+  if (options.value_profile != core::ValueProfileMode::Off) {
+    ::setenv(core::rpc::kValueProfileEnv, options.value_profile == core::ValueProfileMode::On ? "1" : "auto", 1);
+  }
   auto c = std::make_unique<Coordinator>(options);
   int code = 0;
   try {
@@ -185,6 +187,7 @@ int Coordinator::run() {
                                           (static_cast<std::uint64_t>(getpid()) << 32);
     search.repeatable = core::repeatable_calls(opts_.seed.has_value(), opts_.fuzztime.count.has_value());
     search.focus = opts_.focus ? &*opts_.focus : nullptr;
+    search.value_profile = opts_.value_profile;
     state_.session = core::FuzzSession(search, std::move(loaded));
     state_.session.dictionary().add_user_words(words);
     Scheduler::Settings s;

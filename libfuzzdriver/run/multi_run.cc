@@ -328,7 +328,9 @@ bool wants_several_tests(const RunOptions& options) {
 int run_fuzz_tests(const RunOptions& options) {
   // Every process of the target inherits it: its self-description and its workers must
   // agree on the number of counters.
-  if (options.value_profile) ::setenv(core::rpc::kValueProfileEnv, "1", 1);
+  if (options.value_profile != core::ValueProfileMode::Off) {
+    ::setenv(core::rpc::kValueProfileEnv, options.value_profile == core::ValueProfileMode::On ? "1" : "auto", 1);
+  }
   if (!wants_several_tests(options)) return run_fuzzing(options);
   return run_several_reporting_errors(options);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/length_control.h"
+#include "core/value_profile_switch.h"
 #include "libfuzzdriver/util/budget.h"
 
 namespace cfuzz::driver {
@@ -40,10 +41,10 @@ struct RunOptions {
   std::string srcdir;                                    // where testdata/ lives; empty: as the target decides
   bool keep_fuzzing = false;                             // go on after a failure, saving each distinct one
   bool detect_leaks = true;                              // a leak is a failure (targets with LeakSanitizer)
-  bool value_profile = false;                            // runtime/engine/value_profile.h
-  bool json = false;                                     // JSON lines instead of text
-  std::string junit;                                     // --junit: the run's result as JUnit XML to this file
-  std::string sarif;                                     // --sarif: the run's failures as SARIF 2.1.0 to this file
+  core::ValueProfileMode value_profile = core::ValueProfileMode::Off;  // core/value_profile_switch.h
+  bool json = false;                                                   // JSON lines instead of text
+  std::string junit;  // --junit: the run's result as JUnit XML to this file
+  std::string sarif;  // --sarif: the run's failures as SARIF 2.1.0 to this file
   bool verbose = false;
   // --seeds-only, and multi_run.h's first slice of each test: stop when the baseline has run
   // (the corpus as a regression test), before fuzzing.

@@ -221,6 +221,7 @@ rpc::FuzzResult FuzzEngine::fuzz(const rpc::FuzzParams& p, ExecutionCheck* check
   if (!custom_mutators_.empty()) max_len = std::max<std::uint64_t>(max_len, shm_.base().slot_capacity);
   mutator_.set_max_len(max_len);
   words_.set_dictionary(p.dictionary);
+  if (p.value_profile) record_value_profile();  // for good: the search asked for it
   start_call();
   rng_.reseed(p.seed, 1);
   // What a call does depends only on its inputs and seed (so it can be replayed): no

@@ -1,7 +1,8 @@
 // Value profile, when asked for (`cfuzz run --value-profile`, libFuzzer's
-// -use_value_profile=1): how close each comparison with a constant came to being equal is
-// one more coverage feature. An input whose comparison got nearer its constant than any
-// earlier input's did is kept, as one with a new edge is. That is a gradient where edge
+// -use_value_profile=1; `--value-profile=auto` once coverage stalls:
+// core/value_profile_switch.h): how close each comparison with a constant came to being
+// equal is one more coverage feature. An input whose comparison got nearer its constant than
+// any earlier input's did is kept, as one with a new edge is. That is a gradient where edge
 // coverage has none: a length, a count or a sum behind arithmetic that must reach an exact
 // value, one step at a time.
 //
@@ -36,11 +37,17 @@ namespace fuzzer::cfuzz {
 
 inline constexpr std::size_t kValueProfileCounters = 4096;
 
-// Registers the counters and turns the recording on, once, after every other region.
+// Registers the counters, once, after every other region, and leaves the recording off.
 // Nothing when no module has counters (a target that is not instrumented is told so).
+void register_value_profile();
+// Turns the recording on, for good, if the counters are registered (a fuzz call does when
+// the search asks for it: core/value_profile_switch.h).
+void record_value_profile();
+// Both.
 void enable_value_profile();
-// Does that when the environment asks for it (core::rpc::kValueProfileEnv, which `cfuzz
-// run --value-profile` sets for the target's every process, so that its self-description
+// Enables it, or only registers the counters, when the environment asks for it
+// (core::rpc::kValueProfileEnv: "1" or "auto", which `cfuzz run --value-profile` and
+// `--value-profile=auto` set for the target's every process, so that its self-description
 // and its workers count the same counters).
 void enable_value_profile_if_asked();
 

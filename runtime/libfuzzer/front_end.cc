@@ -244,6 +244,10 @@ void FrontEnd::start_session(std::uint64_t seed, const std::vector<std::string>&
   search.master_seed = seed;
   search.repeatable = core::repeatable_calls(o_.seed != 0, o_.runs >= 0);
   search.only_ascii = o_.only_ascii;
+  // -use_value_profile=1 counts it from the start; otherwise never, as in libFuzzer (the
+  // mode that waits for coverage to stall is `cfuzz run --value-profile=auto`'s until it has
+  // been shown to help the held-out libraries: docs/benchmarks/history.md).
+  search.value_profile = o_.use_value_profile ? core::ValueProfileMode::On : core::ValueProfileMode::Off;
   session_.emplace(search);
   session_->dictionary().add_user_words(user_words);
 }

@@ -74,6 +74,20 @@ TEST(FuzzSession, CallsCarryTheLengthControlsLimitAndTheDictionary) {
   EXPECT_GT(s.next_call(100000).params.max_len, 9u);
 }
 
+TEST(FuzzSession, CallsTurnTheValueProfileOnOnceCoverageStallsInAutoAndNeverByDefault) {
+  constexpr std::uint64_t kStall = ValueProfileSwitch::kMinStallExecs;
+  FuzzSession::Settings settings;
+  settings.counters = 64;
+  FuzzSession never(settings);
+  never.begin_fuzzing({corpus::Type::Bytes});
+  EXPECT_FALSE(never.next_call(100 * kStall).params.value_profile);
+  settings.value_profile = ValueProfileMode::Auto;
+  FuzzSession stalls(settings);
+  stalls.begin_fuzzing({corpus::Type::Bytes});
+  EXPECT_FALSE(stalls.next_call(0).params.value_profile);
+  EXPECT_TRUE(stalls.next_call(kStall).params.value_profile);
+}
+
 TEST(FuzzSession, TheLengthLimitStartsFromTheCorpusAsLoaded) {
   Corpus loaded;
   loaded.add(found("twelve bytes"));

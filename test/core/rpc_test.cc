@@ -330,7 +330,7 @@ TEST(Rpc, ByteWordsTravelAsHexAndMalformedHexIsAnError) {
 // encode back to the same JSON (nlohmann writes keys in order, so the text is the same).
 TEST(Rpc, TheDocumentedMessagesDecodeAndEncodeUnchanged) {
   const char* fuzz_params =
-      R"({"deadline_ms":20,"dictionary":[],"input_to_state":512,"input_to_state_from":0,"limit":297,"max_len":4096,"only_ascii":false,"paranoid":false,"seed":49947422138667844})";
+      R"({"deadline_ms":20,"dictionary":[],"input_to_state":512,"input_to_state_from":0,"limit":297,"max_len":4096,"only_ascii":false,"paranoid":false,"seed":49947422138667844,"value_profile":false})";
   EXPECT_EQ(json(json::parse(fuzz_params).get<FuzzParams>()).dump(), fuzz_params);
   const char* fuzz_result =
       R"({"duration_ns":0,"exec_ns":0,"execs":1,"input_to_state_done":false,"input_to_state_execs":0,"input_to_state_next":0,"new_bits":4,"new_words":[],"status":"interesting","useful_words":[]})";

@@ -123,6 +123,20 @@ TEST(ComparisonGuidance, TheValueProfileApproachesAnExactSumOnePowerOfTwoAtATime
   }
 }
 
+TEST(ComparisonGuidance, WithValueProfileAutoItComesOnOnceCoverageStalls) {
+  // The same sum with --value-profile=auto: coverage stalls at once, and after
+  // ValueProfileSwitch::kMinStallExecs executions without growth the value profile comes
+  // on (core/value_profile_switch.h) and leads there; off (the default) never does.
+  for (const char* mode : {"off", "auto"}) {
+    TempDir dir;
+    auto r = run(
+        {cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzRotatedSum$", std::string("--value-profile=") + mode,
+         "--cachedir", (dir / "cache").string(), "--parallel", "1", "--fuzztime", "2000000x", "--seed", "1"},
+        {.cwd = dir.str()});
+    EXPECT_EQ(r.exit_code, std::string(mode) == "off" ? 0 : 1) << mode << "\n" << r.all();
+  }
+}
+
 // magic_values' `test`, run with each seed for `budget` executions, finds its bug every time.
 void expect_found_with_each_seed(const std::string& test, const std::string& budget,
                                  std::initializer_list<const char*> seeds) {
