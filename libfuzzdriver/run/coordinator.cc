@@ -61,11 +61,6 @@ FuzzTestResult result_of(const RunOptions& options, const Coordinator& c, std::c
 
 int run_fuzzing(const RunOptions& options) {
   auto started = Clock::now();
-  // Every process of the target inherits it: its self-description and its workers must
-  // agree on the number of counters.
-  if (options.value_profile != core::ValueProfileMode::Off) {
-    ::setenv(core::rpc::kValueProfileEnv, options.value_profile == core::ValueProfileMode::On ? "1" : "auto", 1);
-  }
   auto c = std::make_unique<Coordinator>(options);
   int code = 0;
   try {

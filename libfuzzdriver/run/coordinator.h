@@ -38,8 +38,10 @@
 
 namespace cfuzz::driver {
 
-// Runs `cfuzz run`. Returns 0 (no failure) or 1 (a failure, or a failing seed); throws
-// std::runtime_error for usage and setup errors (exit code 2).
+// Runs `cfuzz run` for one fuzz test, called by run_fuzz_tests (multi_run.h), which has set
+// the environment every process of the target inherits. Returns 0 (no failure) or 1 (a
+// failure, or a failing seed); throws std::runtime_error for usage and setup errors (exit
+// code 2).
 int run_fuzzing(const RunOptions& options);
 
 class Coordinator {

@@ -4,12 +4,14 @@
 // decides who intercepts memcmp and strcmp: the sanitizer or cfuzz's own interceptors).
 // Beside them, what comparisons do not name: an exact sum (the value profile), lengths of
 // nested records that must grow together, and a count that grows by copies of the input.
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "core/fuzz_call_plan.h"
+#include "core/value_profile_switch.h"
 #include "test/support/test_support.h"
 
 namespace cfuzz::test {
@@ -126,14 +128,25 @@ TEST(ComparisonGuidance, TheValueProfileApproachesAnExactSumOnePowerOfTwoAtATime
 TEST(ComparisonGuidance, WithValueProfileAutoItComesOnOnceCoverageStalls) {
   // The same sum with --value-profile=auto: coverage stalls at once, and after
   // ValueProfileSwitch::kMinStallExecs executions without growth the value profile comes
-  // on (core/value_profile_switch.h) and leads there; off (the default) never does.
+  // on (core/value_profile_switch.h) and leads there; off (the default) never does. Its
+  // entries come only after that stretch: on from the start, they come at once.
   for (const char* mode : {"off", "auto"}) {
     TempDir dir;
     auto r = run(
         {cfuzz(), "run", target("magic_values"), "--fuzz", "FuzzRotatedSum$", std::string("--value-profile=") + mode,
-         "--cachedir", (dir / "cache").string(), "--parallel", "1", "--fuzztime", "2000000x", "--seed", "1"},
+         "--cachedir", (dir / "cache").string(), "--parallel", "1", "--fuzztime", "2000000x", "--seed", "1", "--json"},
         {.cwd = dir.str()});
     EXPECT_EQ(r.exit_code, std::string(mode) == "off" ? 0 : 1) << mode << "\n" << r.all();
+    if (std::string(mode) == "off") continue;
+    std::uint64_t last = 0;
+    bool waited = false;
+    for (const nlohmann::json& e : json_lines(r.out)) {
+      if (e.value("event", "") != "new_entry") continue;
+      const auto execs = e["execs"].get<std::uint64_t>();
+      waited = waited || execs - last >= core::ValueProfileSwitch::kMinStallExecs;
+      last = execs;
+    }
+    EXPECT_TRUE(waited) << "no stretch without new entries before the value profile's\n" << r.out;
   }
 }
 
