@@ -80,9 +80,12 @@ class FuzzSession {
 
   // What of `snapshot` (an input's bucketed counters) the mask lacks.
   NewCoverage new_coverage(const std::uint8_t* snapshot) const;
-  // Executions the next shrink of a new input may use, once the run has made `total_execs`
-  // (0: keep it as found); and what one used.
-  std::uint64_t shrink_grant(std::uint64_t total_execs) const { return shrink_budget_.grant(total_execs); }
+  // Executions the next shrink of a new input of `input_bytes` may use, once the run has
+  // made `total_execs` (0: keep it as found; always for kLongestShrunkInput bytes or more);
+  // and what one used.
+  std::uint64_t shrink_grant(std::uint64_t total_execs, std::uint64_t input_bytes) const {
+    return input_bytes >= kLongestShrunkInput ? 0 : shrink_budget_.grant(total_execs);
+  }
   void shrink_spent(std::uint64_t execs) { shrink_budget_.spent(execs); }
 
   // Takes `e` into the corpus if `snapshot` (its own bucketed counters) adds to the mask and

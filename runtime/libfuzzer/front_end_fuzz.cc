@@ -225,14 +225,16 @@ void FrontEnd::note_base_unit(const corpus::Entry& base) {
 }
 
 // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
-// input keeping that new coverage, within a small budget, before it joins the corpus.
+// input keeping that new coverage, within a small budget, before it joins the corpus;
+// unless it is long (core::kLongestShrunkInput), when it joins as found.
 // Leaves the bucketed counters of the input it returns in the snapshot area.
 corpus::Entry FrontEnd::minimize_interesting(const corpus::Entry& found) {
   std::size_t n = geometry_.counters_capacity;
   std::vector<std::uint8_t> keep = session_->new_coverage(shm_.snapshot()).keep;
   std::vector<std::uint8_t> found_snapshot(shm_.snapshot(), shm_.snapshot() + n);
   // Within -runs too: one execution is kept back for the result's own coverage.
-  std::uint64_t budget = stop_.shrink_budget(session_->shrink_grant(tally_.execs), tally_.execs);
+  std::uint64_t budget =
+      stop_.shrink_budget(session_->shrink_grant(tally_.execs, core::entry_size(found)), tally_.execs);
   if (budget == 0) return found;  // the snapshot area still holds its coverage
   core::Minimizer m(found);
   ShrinkGoal goal;

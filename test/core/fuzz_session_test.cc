@@ -136,10 +136,17 @@ TEST(FuzzSession, TheInputToStateStageTakesAShareOfTheRun) {
 
 TEST(FuzzSession, ShrinkingTakesAShareOfTheRun) {
   FuzzSession s = session_of(1);
-  EXPECT_EQ(s.shrink_grant(0), kInterestingMinimizeExecs);  // one full shrink to start with
+  EXPECT_EQ(s.shrink_grant(0, 10), kInterestingMinimizeExecs);  // one full shrink to start with
   s.shrink_spent(kInterestingMinimizeExecs);
-  EXPECT_EQ(s.shrink_grant(0), 0u);                             // nothing run yet: keep new inputs as found
-  EXPECT_EQ(s.shrink_grant(40000), kInterestingMinimizeExecs);  // a quarter of 40000
+  EXPECT_EQ(s.shrink_grant(0, 10), 0u);                             // nothing run yet: keep new inputs as found
+  EXPECT_EQ(s.shrink_grant(40000, 10), kInterestingMinimizeExecs);  // a quarter of 40000
+}
+
+TEST(FuzzSession, LongInputsAreKeptAsFound) {
+  FuzzSession s = session_of(1);
+  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput - 1), kInterestingMinimizeExecs);
+  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput), 0u);
+  EXPECT_EQ(s.shrink_grant(1000000, 1940), 0u);  // a mutated font: its tables stay
 }
 
 TEST(FuzzSession, AdmitsOnlyInputsThatAddCoverage) {

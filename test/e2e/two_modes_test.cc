@@ -1,8 +1,8 @@
 // The two front ends search alike: `cfuzz run` (the coordinator, its workers over RPC) and
 // the libFuzzer front end (the engine in the target's own process) drive one fuzz session
 // (core/fuzz_session.h). Run with one seed and one budget on one target, they must admit
-// the same kinds of entries: all the coverage there is, each entry shrunk to what its new
-// coverage needs, and about as many of them.
+// the same kinds of entries: all the coverage there is, each short entry shrunk to what
+// its new coverage needs, each long one kept as found, and about as many of them.
 #include <algorithm>
 #include <regex>
 #include <string>
@@ -92,6 +92,33 @@ TEST(TwoModes, BothFrontEndsAdmitTheSameKindsOfEntriesFromOneSeed) {
   EXPECT_GE(from_run.size(), 6u);
   EXPECT_GE(from_front_end.size(), 6u);
   EXPECT_LE(std::max(from_run.size(), from_front_end.size()), 2 * std::min(from_run.size(), from_front_end.size()));
+}
+
+TEST(TwoModes, BothFrontEndsKeepLongNewInputsAsFound) {
+  // From a seed of 100 bytes (the first rung, then filler), the rungs above are found in
+  // inputs mutated from it: 64 bytes or more, they join as found (core::kLongestShrunkInput),
+  // where shrinking would have cut them to the ladder's 6 bytes, as from nothing above.
+  TempDir dir;
+  const std::string seed = "L" + std::string(99, '.');
+  write_file(dir / "cache" / "LLVMFuzzerTestOneInput" / "seed", "go test fuzz v1\n[]byte(\"" + seed + "\")\n");
+  auto coordinated = run({cfuzz(), "run", target("ladder"), "--cachedir", (dir / "cache").string(), "--parallel", "1",
+                          "--seed", kSeed, "--fuzztime", std::string(kExecs) + "x"},
+                         {.cwd = dir.str()});
+  ASSERT_EQ(coordinated.exit_code, 0) << coordinated.all();
+  fs::create_directories(dir / "units");
+  write_file(dir / "units" / "seed", seed);
+  auto in_process = run({target("ladder"), std::string("-seed=") + kSeed, std::string("-runs=") + kExecs,
+                         "-verbosity=0", (dir / "units").string()},
+                        {.cwd = dir.str()});
+  ASSERT_EQ(in_process.exit_code, 0) << in_process.all();
+  SCOPED_TRACE(coordinated.all() + in_process.all());
+
+  auto long_top_rung = [](const std::vector<std::string>& units) {
+    return std::any_of(units.begin(), units.end(),
+                       [](const std::string& u) { return u.starts_with("LADDER") && u.size() >= 64; });
+  };
+  EXPECT_TRUE(long_top_rung(cache_units(dir / "cache")));
+  EXPECT_TRUE(long_top_rung(dir_units(dir / "units")));
 }
 
 }  // namespace
