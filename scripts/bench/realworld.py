@@ -133,7 +133,8 @@ LIBRARIES = {
                  "sed -i -E 's/^#define (XML_DTD|XML_NS)$/#define \\1 1/' cfuzz-config/expat_config.h"],
         sources=["lib/xmlparse.c", "lib/xmltok.c", "lib/xmlrole.c"],
         includes=["lib", "cfuzz-config"], defines=["-DENCODING_FOR_FUZZING=UTF-8"],
-        harness=["fuzz/xml_parse_fuzzer.c"], seed="testdata/largefiles/aaaaaa_cdata.xml"),
+        # The seed is in the source's testdata/, beside expat/ rather than in it.
+        harness=["fuzz/xml_parse_fuzzer.c"], seed="../testdata/largefiles/aaaaaa_cdata.xml"),
     "libpng": dict(
         package="libpng1.6",
         prepare=["cp scripts/pnglibconf.h.prebuilt pnglibconf.h"],
