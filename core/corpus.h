@@ -40,6 +40,10 @@ struct CorpusEntry {
   // It reaches a function the change under test touched (`cfuzz run --since`): it is picked
   // as if favored, kFocusBoost times as often.
   bool focused = false;
+  // Found: a long input mutated from a long file the run started with (or from another
+  // such input) and kept as found (FuzzSession::shrink_grant); its bytes keep the file's
+  // structure.
+  bool from_long_file = false;
 };
 
 // An entry of these values, with its v1 encoding (none for an entry of no values) and size.

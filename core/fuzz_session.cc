@@ -81,6 +81,7 @@ std::optional<FuzzSession::Admitted> FuzzSession::admit(CorpusEntry e, const std
   // still leaves its coverage in the mask.
   std::size_t bits = merge_into_mask(mask_.data(), snapshot, mask_.size());
   Origin origin = e.origin;
+  e.from_long_file = kept_as_found(e.size, parent);
   if (bits == 0 || !corpus_.add(std::move(e))) return std::nullopt;
   admitted_[static_cast<std::size_t>(origin)]++;
   Admitted a;

@@ -80,11 +80,12 @@ class FuzzSession {
 
   // What of `snapshot` (an input's bucketed counters) the mask lacks.
   NewCoverage new_coverage(const std::uint8_t* snapshot) const;
-  // Executions the next shrink of a new input of `input_bytes` may use, once the run has
-  // made `total_execs` (0: keep it as found; always for kLongestShrunkInput bytes or more);
-  // and what one used.
-  std::uint64_t shrink_grant(std::uint64_t total_execs, std::uint64_t input_bytes) const {
-    return input_bytes >= kLongestShrunkInput ? 0 : shrink_budget_.grant(total_execs);
+  // Executions the next shrink of a new input of `input_bytes`, mutated from entry `base`,
+  // may use once the run has made `total_execs` (0: keep it as found; always when it keeps
+  // a long file's structure, kept_as_found); and what one used.
+  std::uint64_t shrink_grant(std::uint64_t total_execs, std::uint64_t input_bytes,
+                             std::optional<std::size_t> base) const {
+    return kept_as_found(input_bytes, base) ? 0 : shrink_budget_.grant(total_execs);
   }
   void shrink_spent(std::uint64_t execs) { shrink_budget_.spent(execs); }
 
@@ -108,6 +109,15 @@ class FuzzSession {
   std::uint64_t input_to_state_execs() const { return input_to_state_budget_.used(); }
 
  private:
+  // A new input of kLongestShrunkInput bytes or more, mutated from a long file the run
+  // started with or from such an input kept as found, joins as found: shrinking would cut
+  // the file's structure away. Long inputs the fuzzer grew from short ones are shrunk, so
+  // that what made them new stays dense (a copy of the whole input then doubles it).
+  bool kept_as_found(std::uint64_t input_bytes, std::optional<std::size_t> base) const {
+    if (input_bytes < kLongestShrunkInput || !base || *base >= corpus_.size()) return false;
+    const CorpusEntry& b = corpus_.at(*base);
+    return b.origin == Origin::Found ? b.from_long_file : b.size >= kLongestShrunkInput;
+  }
   void set_features(std::size_t i, const std::vector<std::uint32_t>& features);
 
   Settings settings_;

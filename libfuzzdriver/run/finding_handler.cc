@@ -59,7 +59,7 @@ void FindingHandler::new_coverage(WorkerCalls& w, std::size_t parent) {
     // Another worker may have found the same coverage meanwhile (Go's stale reports).
     MutexLock lock(state.mu);
     fresh = state.session.new_coverage(snapshot.data());
-    shrink_budget = state.session.shrink_grant(state.scheduler.execs_done(), core::entry_size(values));
+    shrink_budget = state.session.shrink_grant(state.scheduler.execs_done(), core::entry_size(values), parent);
   }
   if (fresh.counters == 0) return;
 

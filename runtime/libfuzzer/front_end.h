@@ -89,7 +89,7 @@ class FrontEnd {
   void fuzz_call(std::uint64_t pulse_limit);
   void note_base_unit(const corpus::Entry& base);
   std::string mutation_sequence(const std::vector<std::string>& words) const;
-  corpus::Entry minimize_interesting(const corpus::Entry& found);
+  corpus::Entry minimize_interesting(const corpus::Entry& found, std::size_t base);
 
   // Output.
   void say(const std::string& line);

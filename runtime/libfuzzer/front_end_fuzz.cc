@@ -199,7 +199,8 @@ void FrontEnd::fuzz_call(std::uint64_t pulse_limit) {
   if (r.status == rpc::Status::Failure) fail();
   if (r.status != rpc::Status::Interesting) return;
   std::string mutations = mutation_sequence(r.useful_words);  // before minimizing runs other inputs
-  corpus::Entry found = minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size));
+  corpus::Entry found =
+      minimize_interesting(core::load_entry(shm_.current(), geometry_.input_area_size), call.plan.entry);
   std::uint64_t len = core::entry_size(found);
   if (keep_if_new(found, "", true, call.plan.entry)) {
     say_status("NEW   ", " L: " + std::to_string(len) + "/" + std::to_string(max_len_) + " MS: " + mutations);
@@ -226,15 +227,16 @@ void FrontEnd::note_base_unit(const corpus::Entry& base) {
 
 // As `cfuzz run` does (and Go): an input with new coverage is shrunk to the smallest
 // input keeping that new coverage, within a small budget, before it joins the corpus;
-// unless it is long (core::kLongestShrunkInput), when it joins as found.
+// unless it keeps a long file's structure (FuzzSession::shrink_grant), when it joins as
+// found. `base`: the entry it was mutated from.
 // Leaves the bucketed counters of the input it returns in the snapshot area.
-corpus::Entry FrontEnd::minimize_interesting(const corpus::Entry& found) {
+corpus::Entry FrontEnd::minimize_interesting(const corpus::Entry& found, std::size_t base) {
   std::size_t n = geometry_.counters_capacity;
   std::vector<std::uint8_t> keep = session_->new_coverage(shm_.snapshot()).keep;
   std::vector<std::uint8_t> found_snapshot(shm_.snapshot(), shm_.snapshot() + n);
   // Within -runs too: one execution is kept back for the result's own coverage.
   std::uint64_t budget =
-      stop_.shrink_budget(session_->shrink_grant(tally_.execs, core::entry_size(found)), tally_.execs);
+      stop_.shrink_budget(session_->shrink_grant(tally_.execs, core::entry_size(found), base), tally_.execs);
   if (budget == 0) return found;  // the snapshot area still holds its coverage
   core::Minimizer m(found);
   ShrinkGoal goal;

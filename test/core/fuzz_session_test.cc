@@ -136,17 +136,33 @@ TEST(FuzzSession, TheInputToStateStageTakesAShareOfTheRun) {
 
 TEST(FuzzSession, ShrinkingTakesAShareOfTheRun) {
   FuzzSession s = session_of(1);
-  EXPECT_EQ(s.shrink_grant(0, 10), kInterestingMinimizeExecs);  // one full shrink to start with
+  EXPECT_EQ(s.shrink_grant(0, 10, 0), kInterestingMinimizeExecs);  // one full shrink to start with
   s.shrink_spent(kInterestingMinimizeExecs);
-  EXPECT_EQ(s.shrink_grant(0, 10), 0u);                             // nothing run yet: keep new inputs as found
-  EXPECT_EQ(s.shrink_grant(40000, 10), kInterestingMinimizeExecs);  // a quarter of 40000
+  EXPECT_EQ(s.shrink_grant(0, 10, 0), 0u);                             // nothing run yet: keep new inputs as found
+  EXPECT_EQ(s.shrink_grant(40000, 10, 0), kInterestingMinimizeExecs);  // a quarter of 40000
 }
 
-TEST(FuzzSession, LongInputsAreKeptAsFound) {
-  FuzzSession s = session_of(1);
-  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput - 1), kInterestingMinimizeExecs);
-  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput), 0u);
-  EXPECT_EQ(s.shrink_grant(1000000, 1940), 0u);  // a mutated font: its tables stay
+TEST(FuzzSession, LongInputsMutatedFromALongFileAreKeptAsFound) {
+  FuzzSession s = session_of(1);  // entry 0: a short file
+  s.corpus().add(make_corpus_entry("font", Origin::Cache, {corpus::Bytes(1940, 't')}));
+  s.begin_fuzzing({corpus::Type::Bytes});
+  EXPECT_EQ(s.shrink_grant(1000000, 1940, 1), 0u);  // a mutated font: its tables stay
+  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput, 1), 0u);
+  EXPECT_EQ(s.shrink_grant(0, kLongestShrunkInput - 1, 1), kInterestingMinimizeExecs);
+  // Grown long from a short file, an input is shrunk, and so are the long inputs mutated
+  // from it: only the filler the fuzzer added would be kept.
+  EXPECT_EQ(s.shrink_grant(0, 500, 0), kInterestingMinimizeExecs);
+  std::vector<std::uint8_t> first = snapshot_with(4, 1), second = snapshot_with(5, 1), third = snapshot_with(6, 1);
+  auto grown = s.admit(make_corpus_entry("", Origin::Found, {corpus::Bytes(500, 'g')}), first.data(), 0, 0);
+  ASSERT_TRUE(grown);
+  EXPECT_EQ(s.shrink_grant(0, 600, grown->index), kInterestingMinimizeExecs);
+  // Kept as found from the font, it passes its structure on.
+  auto from_font = s.admit(make_corpus_entry("", Origin::Found, {corpus::Bytes(1900, 'f')}), second.data(), 0, 1);
+  ASSERT_TRUE(from_font);
+  EXPECT_EQ(s.shrink_grant(0, 1800, from_font->index), 0u);
+  auto cut = s.admit(make_corpus_entry("", Origin::Found, {corpus::Bytes(20, 'c')}), third.data(), 0, from_font->index);
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(s.shrink_grant(0, 600, cut->index), kInterestingMinimizeExecs);  // cut short, it lost it
 }
 
 TEST(FuzzSession, AdmitsOnlyInputsThatAddCoverage) {

@@ -96,8 +96,9 @@ TEST(TwoModes, BothFrontEndsAdmitTheSameKindsOfEntriesFromOneSeed) {
 
 TEST(TwoModes, BothFrontEndsKeepLongNewInputsAsFound) {
   // From a seed of 100 bytes (the first rung, then filler), the rungs above are found in
-  // inputs mutated from it: 64 bytes or more, they join as found (core::kLongestShrunkInput),
-  // where shrinking would have cut them to the ladder's 6 bytes, as from nothing above.
+  // inputs mutated from it: 64 bytes or more and mutated from a file as long, they join as
+  // found (core::kLongestShrunkInput), where shrinking would have cut them to the ladder's
+  // 6 bytes, as from nothing above.
   TempDir dir;
   const std::string seed = "L" + std::string(99, '.');
   write_file(dir / "cache" / "LLVMFuzzerTestOneInput" / "seed", "go test fuzz v1\n[]byte(\"" + seed + "\")\n");
