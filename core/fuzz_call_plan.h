@@ -67,8 +67,8 @@ class ExecutionShare {
 // or more (as v1 text) after 60 s. Kept as found, 229-244 were, and the run reached 10%
 // more branches (libFuzzer, which shrinks no new input, more still). Long inputs the
 // fuzzer grew from short ones are shrunk: kept with their filler, the bench's counter_n
-// (24 places where a byte is one more than the one before) stalled for seconds in 4 of 21 seeds, where
-// shrunk ones double their run by a copy of the whole input.
+// (24 places where a byte is one more than the one before) stalled for seconds in 4 of
+// 21 seeds, where shrunk ones double their run by a copy of the whole input.
 inline constexpr std::uint64_t kLongestShrunkInput = 64;
 
 // Shrinking new inputs takes at most a quarter of a run's executions, plus one full
