@@ -21,6 +21,7 @@ The table goes to build/bench/ablation.md: per library the median branches of ea
 the seeds, every seed's figures, and B/A. Sources and builds are realworld.py's (--dir).
 """
 import argparse
+import contextlib
 import os
 import shlex
 import statistics
@@ -96,15 +97,16 @@ def paired_run(variants, binaries, work_root, secs, seed, cpu_of, seed_file):
     """Both variants at once, each on its core (from `seed_file` if given); returns each
     one's run directory."""
     procs = []
-    with rw.CpuLock():
+    with rw.CpuLock(), contextlib.ExitStack() as logs:
         for v, binary in zip(variants, binaries):
             work = fresh_dir(work_root / f"{v.name}-{seed}")
             if seed_file is not None:
                 v.fuzzer.add_seed(work, seed_file)
             cmd = ["taskset", "-c", cpu_of[v.name], *v.fuzzer.command(binary, work, secs, seed)]
+            out = logs.enter_context(open(work / "stdout.txt", "wb"))
+            err = logs.enter_context(open(work / "stderr.txt", "wb"))
             procs.append((work, subprocess.Popen([str(c) for c in cmd], cwd=work, stdin=subprocess.DEVNULL,
-                                                 stdout=open(work / "stdout.txt", "wb"),
-                                                 stderr=open(work / "stderr.txt", "wb"))))
+                                                 stdout=out, stderr=err)))
         for _, p in procs:
             p.wait()
     return [work for work, _ in procs]
@@ -130,9 +132,9 @@ def main(argv=None):
         exclude = rw.coverage_exclude(spec, root)
         work_root = args.dir / "ablation" / "runs" / name / tag
         branches = {a.name: [], b.name: []}
+        seed_file = root / spec["seed"] if args.from_seed else None
         for i, seed in enumerate(args.seeds):
             cpu_of = {a.name: str(i % 2), b.name: str((i + 1) % 2)}
-            seed_file = root / spec["seed"] if args.from_seed else None
             for v, work in zip((a, b), paired_run((a, b), binaries, work_root, args.secs, seed, cpu_of, seed_file)):
                 raw = v.fuzzer.raw_corpus(work / "cache" / "LLVMFuzzerTestOneInput", work / "raw")
                 c = rw.coverage(coverage_build, raw, work / "profiles", exclude)
