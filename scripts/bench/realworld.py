@@ -886,10 +886,13 @@ def summarize(name, runs, checkpoints):
         early = {f: sum(bool(r["checkpoints"][str(cp)].get("early")) for r in runs.get(f, [])) for f in FUZZERS}
         note = ", ".join(f"{f} stopped early in {n}/{len(runs[f])}" for f, n in early.items() if n)
         total = next(r["checkpoints"][str(cp)]["branches_total"] for f in FUZZERS for r in runs.get(f, []))
+        others = [o["branches"] for o in (l, a) if o["branches"] is not None]
         rows.append(dict(
             library=name, checkpoint=f"{cp}s", branches_total=total,
             cfuzz_branches=c["branches"], libfuzzer_branches=l["branches"],
             branch_ratio=ratio(c["branches"], l["branches"]), line_ratio=ratio(c["lines"], l["lines"]),
+            better_ratio=ratio(c["branches"], max(others) if others else None),
+            better_value=c["branches"] / max(others) if c["branches"] is not None and others and max(others) else None,
             cfuzz_execs=c["execs_per_sec"], libfuzzer_execs=l["execs_per_sec"],
             execs_ratio=ratio(c["execs_per_sec"], l["execs_per_sec"]),
             cfuzz_rss=c["peak_rss_kb"], libfuzzer_rss=l["peak_rss_kb"],
@@ -921,8 +924,9 @@ def markdown(rows, header):
     afl = any(r["afl_branches"] is not None for r in rows)
     out += ("| library | half | at | branches cfuzz | branches libFuzzer | of | branches c/l | lines c/l | "
             "execs/s cfuzz | execs/s libFuzzer | execs/s c/l | peak RSS MiB cfuzz | libFuzzer | RSS c/l | "
-            + ("branches AFL++ | branches c/AFL++ | execs/s AFL++ | peak RSS MiB AFL++ | " if afl else "") + "note |\n")
-    out += "|---" * (15 + 4 * afl) + "|\n"
+            + ("branches AFL++ | branches c/AFL++ | execs/s AFL++ | peak RSS MiB AFL++ | branches c/better | "
+               if afl else "") + "note |\n")
+    out += "|---" * (15 + 5 * afl) + "|\n"
     for r in rows:
         out += (f"| {r['library']} | {half_of(r['library'])} | {r['checkpoint']} | "
                 f"{fmt(r['cfuzz_branches'], '{:.0f}'.format)} | "
@@ -931,7 +935,24 @@ def markdown(rows, header):
                 f"{r['execs_ratio']} | {fmt(r['cfuzz_rss'], mib)} | {fmt(r['libfuzzer_rss'], mib)} | "
                 f"{r['rss_ratio']} | "
                 + (f"{fmt(r['afl_branches'], '{:.0f}'.format)} | {r['afl_ratio']} | {fmt(r['afl_execs'], human)} | "
-                   f"{fmt(r['afl_rss'], mib)} | " if afl else "") + f"{r['note']} |\n")
+                   f"{fmt(r['afl_rss'], mib)} | {r['better_ratio']} | " if afl else "") + f"{r['note']} |\n")
+    return out + "\n" + half_medians(rows, "the better of libFuzzer and AFL++" if afl else "libFuzzer")
+
+
+def half_medians(rows, rival):
+    """Issue 54's test, per half and checkpoint: the median library's ratio of cfuzz's
+    branches to its rival's (the better other fuzzer), and the libraries where cfuzz is behind."""
+    out = ""
+    for half in ("tuning", "held-out"):
+        for cp in dict.fromkeys(r["checkpoint"] for r in rows):
+            picked = [r for r in rows if half_of(r["library"]) == half and r["checkpoint"] == cp
+                      and r["better_value"] is not None]
+            if not picked:
+                continue
+            behind = [f"{r['library']} {r['better_ratio']}" for r in picked if r["better_value"] < 1]
+            out += (f"- {half}, {cp}: cfuzz over {rival}, median library "
+                    f"{statistics.median(r['better_value'] for r in picked):.3f} over {len(picked)}; "
+                    f"behind on {', '.join(behind) if behind else 'none'}\n")
     return out
 
 
