@@ -12,6 +12,9 @@ What it measures, per library and checkpoint (median over seeds, cfuzz/libFuzzer
                    (its summary at the end), libFuzzer's last status line (its final stats at the end)
   peak RSS         resident set of the fuzzer's whole process tree, sampled every 100 ms up to the
                    checkpoint
+  c/better         with AFL++ in the table (--from-seed), cfuzz's branches over the better of
+                   libFuzzer's and AFL++'s; under the table, per half and checkpoint, the median
+                   library's c/better and the libraries where it is below 1 (issue 54's test)
 
 How:
 
