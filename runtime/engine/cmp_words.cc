@@ -270,7 +270,10 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     int found = 0;
     std::size_t last = SIZE_MAX;
     for (std::size_t pos = 0; pos + from_len <= len && out.size() < max; ++pos) {
-      if (std::memcmp(data + pos, from, from_len) != 0) continue;
+      // The first byte before memcmp: this scan runs once per operand, width, byte order and
+      // value at each position of the input, and memcmp is the runtime's interceptor (a call,
+      // a hook) where the byte test is one load (a 4880-byte WebP ran at 10 execs/s without it).
+      if (data[pos] != from[0] || std::memcmp(data + pos, from, from_len) != 0) continue;
       if (found++ < kFirst) {
         add(Candidate{v, pos, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
       } else {
