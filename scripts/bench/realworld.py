@@ -890,12 +890,12 @@ def summarize(name, runs, checkpoints):
         note = ", ".join(f"{f} stopped early in {n}/{len(runs[f])}" for f, n in early.items() if n)
         total = next(r["checkpoints"][str(cp)]["branches_total"] for f in FUZZERS for r in runs.get(f, []))
         others = [o["branches"] for o in (l, a) if o["branches"] is not None]
+        better = c["branches"] / max(others) if c["branches"] is not None and others and max(others) else None
         rows.append(dict(
             library=name, checkpoint=f"{cp}s", branches_total=total,
             cfuzz_branches=c["branches"], libfuzzer_branches=l["branches"],
             branch_ratio=ratio(c["branches"], l["branches"]), line_ratio=ratio(c["lines"], l["lines"]),
-            better_ratio=ratio(c["branches"], max(others) if others else None),
-            better_value=c["branches"] / max(others) if c["branches"] is not None and others and max(others) else None,
+            better_value=better, better_ratio=fmt(better, "{:.2f}".format),
             cfuzz_execs=c["execs_per_sec"], libfuzzer_execs=l["execs_per_sec"],
             execs_ratio=ratio(c["execs_per_sec"], l["execs_per_sec"]),
             cfuzz_rss=c["peak_rss_kb"], libfuzzer_rss=l["peak_rss_kb"],
