@@ -40,18 +40,66 @@ int narrower_widths(std::uint64_t a, std::uint64_t b, int width, int* out) {
 
 std::uint64_t width_mask(int width) { return width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1; }
 
+// Whether `n` bytes at `a` and at `b` are the same. By hand, not memcmp: memcmp from here
+// is the interceptor that the runtime or a sanitizer installs (a call and a comparison hook
+// each time), and the scans below compare at every place of the input, once per operand,
+// width, byte order and value. A 4880-byte WebP seed ran at 10 execs/s with memcmp there.
+bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+// The first place at or after `pos` where `data` holds `needle`; SIZE_MAX if none. memchr
+// skips to each place of the needle's first byte (vectorized, and no sanitizer calls a
+// comparison hook for it), where the rest is compared.
+std::size_t next_occurrence(const std::uint8_t* data, std::size_t len, const std::uint8_t* needle, std::size_t n,
+                            std::size_t pos) {
+  if (n == 0 || n > len) return SIZE_MAX;
+  const std::size_t starts = len - n + 1;
+  while (pos < starts) {
+    const void* first = std::memchr(data + pos, needle[0], starts - pos);
+    if (first == nullptr) return SIZE_MAX;
+    pos = static_cast<std::size_t>(static_cast<const std::uint8_t*>(first) - data);
+    if (same_bytes(data + pos + 1, needle + 1, n - 1)) return pos;
+    ++pos;
+  }
+  return SIZE_MAX;
+}
+
+// Where `from` occurs in a value: the first kFirst times, and the last time if there are more
+// (of a run of equal fields, the last may be a checksum stored after them).
+struct Occurrences {
+  static constexpr int kFirst = 3;
+  std::size_t at[kFirst + 1];
+  int count = 0;
+};
+
+Occurrences occurrences(const std::uint8_t* data, std::size_t len, const std::uint8_t* from, std::size_t from_len) {
+  Occurrences found;
+  std::size_t last = SIZE_MAX;
+  for (std::size_t pos = next_occurrence(data, len, from, from_len, 0); pos != SIZE_MAX;
+       pos = next_occurrence(data, len, from, from_len, pos + 1)) {
+    if (found.count < Occurrences::kFirst) {
+      found.at[found.count++] = pos;
+    } else {
+      last = pos;
+    }
+  }
+  if (last != SIZE_MAX) found.at[found.count++] = last;
+  return found;
+}
+
 // The position of `needle` in `data`, searching from a random starting point (and wrapping)
 // so that repeated occurrences all get their turn; SIZE_MAX if absent.
 std::size_t find_from(const std::uint8_t* data, std::size_t len, const std::uint8_t* needle, std::size_t n,
                       core::Pcg& rng) {
   if (n == 0 || n > len) return SIZE_MAX;
-  std::size_t last = len - n;
-  std::size_t start = rng.below(last + 1);
-  for (std::size_t k = 0; k <= last; ++k) {
-    std::size_t pos = start + k <= last ? start + k : start + k - last - 1;
-    if (data[pos] == needle[0] && std::memcmp(data + pos, needle, n) == 0) return pos;
-  }
-  return SIZE_MAX;
+  std::size_t start = rng.below(len - n + 1);
+  std::size_t at = next_occurrence(data, len, needle, n, start);
+  // Wrapped: the places before `start` (the last of them ends before start + n - 1).
+  return at != SIZE_MAX ? at : next_occurrence(data, start + n - 1, needle, n, 0);
 }
 
 // Where `value` (an operand of `width` bytes) is written in decimal in `data`, searching
@@ -261,27 +309,11 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     }
     out.push_back(std::move(c));
   };
-  // The first few occurrences of `from` in value `v` and the last one (of a run of equal
-  // fields, the last may be a checksum stored after them), each to be replaced by `to`.
-  auto replace_all = [&](std::uint32_t v, const std::uint8_t* data, std::size_t len, const std::uint8_t* from,
-                         std::size_t from_len, const std::uint8_t* to, std::size_t to_len) {
-    if (from_len == 0 || from_len > len) return;
-    constexpr int kFirst = 3;
-    int found = 0;
-    std::size_t last = SIZE_MAX;
-    for (std::size_t pos = 0; pos + from_len <= len && out.size() < max; ++pos) {
-      // The first byte before memcmp: this scan runs once per operand, width, byte order and
-      // value at each position of the input, and memcmp is the runtime's interceptor (a call,
-      // a hook) where the byte test is one load (a 4880-byte WebP ran at 10 execs/s without it).
-      if (data[pos] != from[0] || std::memcmp(data + pos, from, from_len) != 0) continue;
-      if (found++ < kFirst) {
-        add(Candidate{v, pos, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
-      } else {
-        last = pos;
-      }
-    }
-    if (last != SIZE_MAX && out.size() < max) {
-      add(Candidate{v, last, from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
+  // Each place where value `v` holds an operand (occurrences() above) becomes the other.
+  auto replace_at = [&](std::uint32_t v, const Occurrences& found, std::size_t from_len, const std::uint8_t* to,
+                        std::size_t to_len) {
+    for (int i = 0; i < found.count && out.size() < max; ++i) {
+      add(Candidate{v, found.at[i], from_len, std::string(reinterpret_cast<const char*>(to), to_len)});
     }
   };
   auto& area = const_cast<core::InputAreaHeader&>(base);
@@ -299,14 +331,21 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
           int widths[4];
           int n_widths = narrower_widths(from & width_mask(c.width), to & width_mask(c.width), c.width, widths);
           for (int wi = 0; wi < n_widths; ++wi) {
-            int w = widths[wi];
+            auto w = static_cast<std::size_t>(widths[wi]);
+            // The operand is looked for once in each byte order, then replaced by each value.
+            Occurrences found[2];
+            for (bool big_endian : {false, true}) {
+              if (w == 1 && big_endian) continue;
+              std::uint8_t f[8];
+              encode_int(from, static_cast<int>(w), big_endian, f);
+              found[big_endian] = occurrences(data, slot.len, f, w);
+            }
             for (std::uint64_t t : {to, to + 1, to - 1}) {
               for (bool big_endian : {false, true}) {
                 if (w == 1 && big_endian) continue;
-                std::uint8_t f[8], r[8];
-                encode_int(from, w, big_endian, f);
-                encode_int(t, w, big_endian, r);
-                replace_all(v, data, slot.len, f, static_cast<std::size_t>(w), r, static_cast<std::size_t>(w));
+                std::uint8_t r[8];
+                encode_int(t, static_cast<int>(w), big_endian, r);
+                replace_at(v, found[big_endian], w, r, w);
               }
             }
           }
@@ -324,8 +363,8 @@ std::vector<CmpWords::Candidate> CmpWords::input_to_state_candidates(const core:
     for (std::size_t k = 0; k < bytes && out.size() < max; ++k) {
       const CmpTable::ByteCmp& c = base_.recent_byte(k);
       if (c.a_len == 0) continue;
-      replace_all(v, data, slot.len, c.a, c.a_len, c.b, c.b_len);
-      replace_all(v, data, slot.len, c.b, c.b_len, c.a, c.a_len);
+      replace_at(v, occurrences(data, slot.len, c.a, c.a_len), c.a_len, c.b, c.b_len);
+      replace_at(v, occurrences(data, slot.len, c.b, c.b_len), c.b_len, c.a, c.a_len);
     }
   }
   // The guesses last: each transformed comparison yields hundreds of them, which must not
@@ -369,7 +408,7 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
   auto undoes = [&](std::uint32_t v, std::size_t pos, std::size_t len, const std::uint8_t* to, std::size_t to_len) {
     if (kept != nullptr && kept->value == v && pos < kept->pos + kept->len && kept->pos < pos + len) return true;
     const std::uint8_t* was = core::ShmView::slot_data(const_cast<core::InputAreaHeader&>(base), v);
-    return to_len == len && pos + len <= base.slots[v].len && std::memcmp(was + pos, to, len) == 0;
+    return to_len == len && pos + len <= base.slots[v].len && same_bytes(was + pos, to, len);
   };
   // The first occurrence of `from` in value `v` becomes `to`, and so does the last, where
   // that is another: of a run of equal fields, the first is a value read first and the last
@@ -380,8 +419,9 @@ std::size_t CmpWords::follow_ups(const core::InputAreaHeader& input, const core:
     const std::uint8_t* data = core::ShmView::slot_data(area, v);
     if (from_len == 0 || from_len > slot.len || n >= max) return false;
     std::size_t first = SIZE_MAX, last = SIZE_MAX;
-    for (std::size_t pos = 0; pos + from_len <= slot.len; ++pos) {
-      if (std::memcmp(data + pos, from, from_len) != 0 || undoes(v, pos, from_len, to, to_len)) continue;
+    for (std::size_t pos = next_occurrence(data, slot.len, from, from_len, 0); pos != SIZE_MAX;
+         pos = next_occurrence(data, slot.len, from, from_len, pos + 1)) {
+      if (undoes(v, pos, from_len, to, to_len)) continue;
       if (first == SIZE_MAX) first = pos;
       last = pos;
     }
@@ -513,12 +553,7 @@ void CmpWords::add_arithmetic_candidates(std::uint32_t v, const std::uint8_t* da
     encode_int(c.b, c.width, false, b);
     encode_int(c.a, c.width, true, a_be);
     encode_int(c.b, c.width, true, b_be);
-    auto occurs = [&](const std::uint8_t* needle) {
-      for (std::size_t pos = 0; pos + width <= len; ++pos) {
-        if (std::memcmp(data + pos, needle, width) == 0) return true;
-      }
-      return false;
-    };
+    auto occurs = [&](const std::uint8_t* needle) { return next_occurrence(data, len, needle, width, 0) != SIZE_MAX; };
     if (occurs(a) || occurs(b) || occurs(a_be) || occurs(b_be)) continue;  // a plain replacement does it
     // The side that varies with the input: the one that is not a constant, or either.
     for (int side = 0; side < (c.is_const != 0 ? 1 : 2); ++side) {

@@ -5,13 +5,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/pcg.h"
+#include "test/core/test_area.h"
 
 namespace fuzzer::cfuzz {
 namespace {
@@ -110,6 +113,34 @@ TEST(CmpWords, BytesComparedWithAStringAreReplacedByIt) {
   CmpWords words(Tables::live, Tables::base);
   auto seen = replacements(words, "GIF87a....");
   EXPECT_TRUE(seen.count({0, 6, "GIF89a"}));
+}
+
+TEST(CmpWords, InputToStateReplacesAnOperandAtItsFirstThreePlacesAndItsLast) {
+  // A tag compared with the one it must be, in a long input that holds it five times, the
+  // last at its very end, among near misses (its first three bytes, its first byte): the
+  // stage tries the first three places and the last (of equal fields, the last may be a
+  // checksum stored after them), in order, and nowhere else.
+  Tables t;
+  t.record_bytes(0, "TAG1", "TAG2");
+  CmpWords words(Tables::live, Tables::base);
+  std::string input(5000, '\0');
+  for (std::size_t pos : {50, 900, 1900, 2900}) input.replace(pos, 3, "TAG");  // near misses
+  for (std::size_t pos : {100, 1000, 2000, 3000}) input.replace(pos, 4, "TAG1");
+  input.replace(4000, 1, "T");
+  input.replace(input.size() - 4, 4, "TAG1");
+  core_test::HeapArea area(input.size(), 1);
+  area.header().count = 1;
+  area.header().slots[0].len = input.size();
+  std::memcpy(area.data(0), input.data(), input.size());
+
+  std::vector<std::size_t> places;
+  for (const CmpWords::Candidate& c : words.input_to_state_candidates(area.header(), 512)) {
+    EXPECT_EQ(c.value, 0u);
+    EXPECT_EQ(c.old_len, 4u);
+    EXPECT_EQ(c.bytes, "TAG2");
+    places.push_back(c.pos);
+  }
+  EXPECT_EQ(places, (std::vector<std::size_t>{100, 1000, 2000, input.size() - 4}));
 }
 
 TEST(CmpWords, NoComparisonsNoReplacement) {
